@@ -1,0 +1,1 @@
+"""One module per ``minebot`` subcommand; see :mod:`bot.cli` for the contract each follows."""

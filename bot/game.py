@@ -1,0 +1,265 @@
+"""The game simulator: standard levels, first-click rules, open / flag / chord, win and loss.
+
+A :class:`Game` holds the hidden mine layout and the player's view (a :class:`~bot.board.Board`).
+It is seeded, so the same seed, level, rule and first click always give the same game. Nothing here
+knows about screens or mice; the mock client renders a :class:`Game` into a skin.
+
+>>> game = Game.new("beginner", rule="zero", seed=7)
+>>> game.open((4, 4)) and game.board[4, 4] == Cell.ZERO
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from bot.board import Board, Cell, Coord, neighbour_table
+
+
+@dataclass(frozen=True)
+class Level:
+    """A board size and mine count."""
+
+    name: str
+    rows: int
+    cols: int
+    mines: int
+
+
+LEVELS: dict[str, Level] = {
+    "beginner": Level("beginner", 9, 9, 10),
+    "intermediate": Level("intermediate", 16, 16, 40),
+    "expert": Level("expert", 16, 30, 99),
+}
+
+
+def find_level(name: str) -> Level:
+    """A standard level by name, or a custom one written ``ROWSxCOLS/MINES`` (e.g. ``16x30/99``).
+
+    Raises:
+        ValueError: for an unknown name or an impossible size.
+    """
+    key = name.strip().lower()
+    if key in LEVELS:
+        return LEVELS[key]
+    try:
+        size, mines = key.split("/")
+        rows, cols = (int(x) for x in size.split("x"))
+        level = Level(key, rows, cols, int(mines))
+    except ValueError:
+        raise ValueError(
+            f"unknown level {name!r}: use beginner, intermediate, expert or ROWSxCOLS/MINES"
+        ) from None
+    if rows < 1 or cols < 1 or not 0 <= level.mines < rows * cols:
+        raise ValueError(f"impossible level {name!r}: need 0 <= mines < rows*cols")
+    return level
+
+
+class FirstClickRule(str, Enum):
+    """What a client guarantees about the first click (see ANCHORS in the docs)."""
+
+    SAFE = "safe"
+    """Only the clicked cell is mine-free; the other mines are uniform over the remaining cells."""
+    ZERO = "zero"
+    """The clicked cell and its neighbours are mine-free, so the first click always opens an area."""
+    WINXP = "winxp"
+    """A mine under the first click moves to the top-left corner, or the first free cell right of it."""
+    NONE = "none"
+    """No protection: the first click may hit a mine."""
+
+
+def find_rule(name: str | FirstClickRule) -> FirstClickRule:
+    """The first-click rule for a name such as ``"safe"``; raises ``ValueError`` for an unknown one."""
+    try:
+        return FirstClickRule(name)
+    except ValueError:
+        names = ", ".join(r.value for r in FirstClickRule)
+        raise ValueError(f"unknown first-click rule {name!r}: use one of {names}") from None
+
+
+class GameStatus(str, Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class Game:
+    """One simulated game. Mines are placed at the first ``open``, following the first-click rule.
+
+    ``layout`` (a bool array, True = mine) fixes the mines in advance for tests and replays. It is used
+    as given, except that ``winxp`` still moves a mine from under the first click.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        mines: int,
+        rule: str | FirstClickRule = FirstClickRule.SAFE,
+        seed: int | None = None,
+        layout: np.ndarray | None = None,
+    ) -> None:
+        if rows < 1 or cols < 1 or not 0 <= mines < rows * cols:
+            raise ValueError(f"impossible game {rows}x{cols} with {mines} mines")
+        self.rows, self.cols, self.mines = rows, cols, mines
+        self.rule = find_rule(rule)
+        self.rng = np.random.default_rng(seed)
+        self._nbrs = neighbour_table(rows, cols)
+        self._view = np.full(rows * cols, Cell.COVERED, dtype=np.int8)
+        self._mine: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+        self.status = GameStatus.PLAYING
+        self.moves = 0
+        if layout is not None:
+            layout = np.asarray(layout, dtype=bool)
+            if layout.shape != (rows, cols) or int(layout.sum()) != mines:
+                raise ValueError("layout must be a rows x cols bool array with exactly `mines` mines")
+            self._set_layout(layout.ravel().copy())
+        elif self.rule in (FirstClickRule.NONE, FirstClickRule.WINXP):
+            # These rules place mines before the first click; WINXP may move one afterwards.
+            self._set_layout(self._random_layout(excluded=()))
+
+    @classmethod
+    def new(
+        cls, level: str | Level, rule: str | FirstClickRule = FirstClickRule.SAFE, seed: int | None = None
+    ) -> Game:
+        """A game at a standard or custom level (see :func:`find_level`)."""
+        lv = find_level(level) if isinstance(level, str) else level
+        return cls(lv.rows, lv.cols, lv.mines, rule=rule, seed=seed)
+
+    # -- mine layout ------------------------------------------------------------------------------
+
+    def _random_layout(self, excluded: tuple[int, ...] | list[int] | set[int]) -> np.ndarray:
+        free = np.setdiff1d(np.arange(self.rows * self.cols), np.fromiter(excluded, dtype=np.int64))
+        if len(free) < self.mines:  # too crowded for the rule: fall back to sparing the cell only
+            free = np.setdiff1d(np.arange(self.rows * self.cols), np.array(list(excluded)[:1]))
+        mine = np.zeros(self.rows * self.cols, dtype=bool)
+        mine[self.rng.choice(free, size=self.mines, replace=False)] = True
+        return mine
+
+    def _set_layout(self, mine: np.ndarray) -> None:
+        self._mine = mine
+        grid = mine.reshape(self.rows, self.cols).astype(np.int8)
+        padded = np.pad(grid, 1)
+        counts = sum(
+            padded[1 + dr : 1 + dr + self.rows, 1 + dc : 1 + dc + self.cols]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0)
+        )
+        self._counts = np.asarray(counts, dtype=np.int8).ravel()
+
+    def _place_for_first_click(self, index: int) -> None:
+        if self.rule is FirstClickRule.SAFE and self._mine is None:
+            self._set_layout(self._random_layout(excluded=(index,)))
+        elif self.rule is FirstClickRule.ZERO and self._mine is None:
+            self._set_layout(self._random_layout(excluded=(index, *self._nbrs[index])))
+        elif self.rule is FirstClickRule.WINXP and self._mine is not None and self._mine[index]:
+            mine = self._mine.copy()
+            mine[index] = False
+            target = next(i for i in range(self.rows * self.cols) if not mine[i] and i != index)
+            mine[target] = True
+            self._set_layout(mine)
+        elif self._mine is None:  # a layout-free SAFE/ZERO game always has one by now; NONE too
+            self._set_layout(self._random_layout(excluded=()))
+
+    # -- the player's view ----------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """A copy of what the player sees, with the total mine count."""
+        return Board(self._view.reshape(self.rows, self.cols).copy(), self.mines)
+
+    @property
+    def layout(self) -> np.ndarray | None:
+        """The mine layout (rows x cols bool array), or ``None`` before the first click places it."""
+        return None if self._mine is None else self._mine.reshape(self.rows, self.cols).copy()
+
+    def is_over(self) -> bool:
+        return self.status is not GameStatus.PLAYING
+
+    def _index(self, cell: Coord) -> int:
+        r, c = cell
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise ValueError(f"cell {cell} is outside the {self.rows}x{self.cols} board")
+        return r * self.cols + c
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def open(self, cell: Coord) -> list[Coord]:
+        """Open a covered cell; returns the cells newly revealed (flood fill over zeros).
+
+        Opening a flagged or revealed cell, or any cell after the game ended, does nothing.
+        """
+        index = self._index(cell)
+        if self.status is not GameStatus.PLAYING or self._view[index] != Cell.COVERED:
+            return []
+        if self.moves == 0:
+            self._place_for_first_click(index)
+        self.moves += 1
+        return self._open_indices([index])
+
+    def _open_indices(self, indices: list[int]) -> list[Coord]:
+        assert self._mine is not None and self._counts is not None
+        view, mine, counts, nbrs = self._view, self._mine, self._counts, self._nbrs
+        hit = [i for i in indices if mine[i] and view[i] == Cell.COVERED]
+        if hit:
+            self._lose(hit)
+            return [divmod(i, self.cols) for i in hit]
+        opened: list[int] = []
+        queue = deque(i for i in indices if view[i] == Cell.COVERED)
+        for i in queue:
+            view[i] = counts[i]
+        opened.extend(queue)
+        while queue:  # iterative flood fill: no recursion limit at any size
+            i = queue.popleft()
+            if counts[i] == 0:
+                for j in nbrs[i]:
+                    if view[j] == Cell.COVERED:
+                        view[j] = counts[j]
+                        opened.append(j)
+                        queue.append(j)
+        if int((view <= Cell.EIGHT).sum()) == self.rows * self.cols - self.mines:
+            self.status = GameStatus.WON
+            view[mine] = Cell.FLAG
+        return [divmod(i, self.cols) for i in opened]
+
+    def _lose(self, exploded: list[int]) -> None:
+        assert self._mine is not None
+        view, mine = self._view, self._mine
+        self.status = GameStatus.LOST
+        view[mine & (view == Cell.COVERED)] = Cell.MINE
+        view[~mine & (view == Cell.FLAG)] = Cell.WRONG_FLAG
+        view[exploded] = Cell.EXPLODED
+
+    def flag(self, cell: Coord) -> None:
+        """Toggle a flag on a covered cell (no effect on revealed cells or after the game ended)."""
+        index = self._index(cell)
+        if self.status is not GameStatus.PLAYING:
+            return
+        if self._view[index] == Cell.COVERED:
+            self._view[index] = Cell.FLAG
+        elif self._view[index] == Cell.FLAG:
+            self._view[index] = Cell.COVERED
+
+    def chord(self, cell: Coord) -> list[Coord]:
+        """On a revealed number with exactly that many flagged neighbours, open the other neighbours.
+
+        Wrong flags make this lose, as in the real game. Otherwise it does nothing.
+        """
+        index = self._index(cell)
+        value = int(self._view[index])
+        if self.status is not GameStatus.PLAYING or value > Cell.EIGHT or self.moves == 0:
+            return []
+        around = self._nbrs[index]
+        if sum(1 for j in around if self._view[j] == Cell.FLAG) != value:
+            return []
+        targets = [j for j in around if self._view[j] == Cell.COVERED]
+        if not targets:
+            return []
+        self.moves += 1
+        return self._open_indices(targets)
