@@ -21,10 +21,11 @@ Lines starting with ``#`` are comments; ``# mines: 99`` gives the total mine cou
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
-from typing import Iterator, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 
@@ -164,7 +165,9 @@ class Board:
             if width is None:
                 width = len(row)
             elif len(row) != width:
-                raise BoardFormatError(f"row has {len(row)} cells, the first row has {width}", number, len(row))
+                raise BoardFormatError(
+                    f"row has {len(row)} cells, the first row has {width}", number, len(row)
+                )
             rows.append(row)
         if not rows:
             raise BoardFormatError("no board rows found")
@@ -223,7 +226,7 @@ class Board:
 
     def cells_where(self, mask: np.ndarray) -> list[Coord]:
         """The ``(row, col)`` of every true entry of a boolean mask, in reading order."""
-        return [(int(r), int(c)) for r, c in zip(*np.nonzero(mask))]
+        return [(int(r), int(c)) for r, c in zip(*np.nonzero(mask), strict=True)]
 
     def __iter__(self) -> Iterator[Coord]:
         for r in range(self.rows):
