@@ -5,7 +5,7 @@ pitch may be fractional (125% display scaling, browser zoom): cell ``c`` starts 
 ``round(left + c * pitch_x)``, so a 32.7 px pitch gives the 32/33 px alternation real screens show.
 
 >>> g = Geometry(left=10, top=20, pitch_x=16, pitch_y=16, rows=2, cols=3)
->>> g.cell_center((1, 2)), g.cell_at(60, 45), g.region()
+>>> g.cell_center((1, 2)), g.cell_at(55, 45), g.region()
 ((50, 44), (1, 2), Region(left=10, top=20, width=48, height=32))
 """
 
