@@ -204,7 +204,7 @@ def _draw_mine(canvas: _Canvas) -> None:
 
 
 def _draw_flag(canvas: _Canvas) -> None:
-    canvas.poly([(9, 3), (9, 8), (4.5, 5.5)], RED)
+    canvas.poly([(9, 2.5), (9, 8.5), (3.5, 5.5)], RED)
     canvas.rect(8, 8, 9, 10, BLACK)
     canvas.rect(6, 10, 11, 11, BLACK)
     canvas.rect(4, 11, 13, 13, BLACK)
@@ -582,7 +582,11 @@ _WORDS = tuple(
 )
 
 
-def _draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height: int, scale: float) -> None:
+TASKBAR_HEIGHT = 30
+"""The clutter's taskbar along the bottom of the screen; random window placement keeps above it."""
+
+
+def _draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height: int) -> None:
     """Other things on a desktop: windows with text, icons, a taskbar and grey panels that are no board."""
     image = canvas.image
     for i in range(int(rng.integers(5, 9))):  # desktop icons down the left edge
@@ -608,7 +612,7 @@ def _draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height:
             bx, by = x + 12 + col * 42, top + 20 + r * 34
             canvas.bevel(bx, by, bx + 36, by + 26, 2, WHITE, DARK)
             _text(image, "789/456*123-0.=+"[(r * 4 + col) % 16], bx + 12, by + 18, 0.5, BLACK)
-    bar = max(round(30 * scale), 20)  # taskbar
+    bar = TASKBAR_HEIGHT
     canvas.rect(0, height - bar, width, height, GREY)
     canvas.bevel(0, height - bar, width, height, 1, WHITE, DARK)
     canvas.bevel(3, height - bar + 3, 3 + 70, height - 3, 2, WHITE, DARK)
@@ -674,14 +678,15 @@ def render_screen(
     if origin is None:
         if ww > width or wh > height:
             raise RenderError(f"a {ww}x{wh} window does not fit a {width}x{height} screen")
-        origin = (int(rng.integers(0, width - ww + 1)), int(rng.integers(0, height - wh + 1)))
+        free_h = height - TASKBAR_HEIGHT if clutter and wh <= height - TASKBAR_HEIGHT else height
+        origin = (int(rng.integers(0, width - ww + 1)), int(rng.integers(0, free_h - wh + 1)))
     ox, oy = origin
     if ox < 0 or oy < 0 or ox + ww > width or oy + wh > height:
         raise RenderError(f"a {ww}x{wh} window at origin {origin!r} does not fit a {width}x{height} screen")
     screen = _background(rng, width, height)
     canvas = _pixel_canvas(screen)
     if clutter:
-        _draw_clutter(canvas, rng, width, height, 1.0)
+        _draw_clutter(canvas, rng, width, height)
     screen[oy : oy + wh, ox : ox + ww] = window
     if cursor_at is not None:
         _draw_cursor(canvas, cursor_at[0], cursor_at[1], scale)
