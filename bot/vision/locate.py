@@ -1,0 +1,362 @@
+"""Find a board on a whole screenshot: its rectangle, rows, columns and (fractional) cell pitch.
+
+Scale-free, so display scaling and browser zoom need no search over scales:
+
+1. *Faces.* Covered and opened cells have a flat "face" colour (the covered template's middle, the
+   ``0`` template's middle). Each cell's face is a separate blob of that colour, because bevels and
+   grid lines part neighbours. Connected components of a colour mask give candidate blobs, kept when
+   roughly square.
+2. *Lattice.* Sorting blob centres into rows and columns gives spacings; the most common spacing is
+   the pitch. Blobs one pitch apart are joined; each large joined group is a board candidate, and a
+   least-squares fit of centre against lattice index gives the pitch and origin to sub-pixel.
+3. *Check and extend.* The candidate grid is classified (:mod:`bot.vision.classify`); rows and columns
+   just outside it are added while every cell in them matches a skin state as well as the board's own
+   cells do. A grid whose cells mostly match nothing is dropped.
+
+Fallbacks (a looser colour tolerance for recompressed or tinted screenshots) are recorded in
+:attr:`Location.notes` and logged at INFO.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from bot.board import Cell
+from bot.errors import BoardNotFoundError
+from bot.geometry import Geometry, Region
+from bot.skin import Skin
+from bot.vision.classify import CellReading, classify_cells
+
+LOGGER = logging.getLogger(__name__)
+
+COLOUR_TOLERANCES = (20, 44)
+"""Per-channel colour tolerance for face blobs: the strict pass, then the fallback pass."""
+
+MIN_BLOB = 4
+"""Smallest face blob side in pixels (a 16 px cell at 50% still leaves a 6 px face)."""
+
+MAX_BLOB = 160
+"""Largest face blob side in pixels (a 24 px cell at 400% zoom)."""
+
+MIN_GROUP = 3
+"""Blobs needed in one lattice group before it is checked as a board."""
+
+MAX_UNCERTAIN_FRACTION = 0.2
+"""A candidate grid with more uncertain cells than this is not a board (clutter that looked regular)."""
+
+
+@dataclass(frozen=True)
+class FaceKind:
+    """The flat middle of one cell template: its colour and where it sits in the nominal cell."""
+
+    state: Cell
+    colour: np.ndarray
+    width: int
+    height: int
+    centre_x: float
+    centre_y: float
+
+
+@dataclass(eq=False)
+class Location:
+    """A located board: its geometry, the cells read while checking it, and how it was found."""
+
+    geometry: Geometry
+    reading: CellReading
+    skin: Skin
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        """How well the skin fits: mean cell confidence (0-1)."""
+        return float(self.reading.confidence.mean())
+
+
+def face_kinds(skin: Skin) -> list[FaceKind]:
+    """The flat faces of the covered and ``0`` templates (whichever the skin has)."""
+    kinds = []
+    for state in (Cell.COVERED, Cell.ZERO):
+        template = skin.cells.get(state)
+        if template is None:
+            continue
+        h, w = template.shape[:2]
+        middle = template[h // 3 : h - h // 3, w // 3 : w - w // 3].reshape(-1, 3)
+        colour = np.median(middle, axis=0)
+        near = (np.abs(template.astype(np.int16) - colour).max(axis=2) <= 12).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+        label = labels[h // 2, w // 2]
+        if label == 0:
+            continue
+        x, y, bw, bh = (int(v) for v in stats[label, :4])
+        kinds.append(FaceKind(state, colour, bw, bh, x + bw / 2, y + bh / 2))
+    return kinds
+
+
+@dataclass
+class _Blobs:
+    """Candidate face blobs: bounding boxes and centres (continuous pixel coordinates)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    h: np.ndarray
+
+    @property
+    def cx(self) -> np.ndarray:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> np.ndarray:
+        return self.y + self.h / 2
+
+    def take(self, index: np.ndarray) -> _Blobs:
+        return _Blobs(self.x[index], self.y[index], self.w[index], self.h[index])
+
+
+def _find_blobs(image: np.ndarray, colours: list[np.ndarray], tolerance: int) -> _Blobs:
+    parts = []
+    for colour in colours:
+        low = np.clip(colour - tolerance, 0, 255).astype(np.uint8)
+        high = np.clip(colour + tolerance, 0, 255).astype(np.uint8)
+        mask = cv2.inRange(image, low, high)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        stats = stats[1:]
+        w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+        keep = (
+            (w >= MIN_BLOB)
+            & (h >= MIN_BLOB)
+            & (w <= MAX_BLOB)
+            & (h <= MAX_BLOB)
+            & (np.abs(w - h) <= np.maximum(2, 0.2 * np.maximum(w, h)))
+            & (area >= 0.45 * w * h)
+        )
+        parts.append(stats[keep, :4].astype(np.float64))
+    found = np.concatenate(parts) if parts else np.zeros((0, 4))
+    return _Blobs(found[:, 0], found[:, 1], found[:, 2], found[:, 3])
+
+
+def _neighbour_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Consecutive blobs in each line (rows when ``along`` is x): index pairs and their spacing.
+
+    Lines are runs of blobs whose ``across`` coordinates differ by less than a fifth of a blob.
+    """
+    if len(along) < 2:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty, np.zeros(0)
+    by_across = np.argsort(across, kind="stable")
+    steps = np.diff(across[by_across]) > np.maximum(1.5, 0.2 * size[by_across[1:]])
+    line = np.empty(len(along), dtype=np.intp)
+    line[by_across] = np.concatenate([[0], np.cumsum(steps)])
+    order = np.lexsort((along, line))
+    a, b = order[:-1], order[1:]
+    same_line = line[a] == line[b]
+    a, b = a[same_line], b[same_line]
+    return a, b, along[b] - along[a]
+
+
+def _pitch_peak(gaps: np.ndarray) -> float | None:
+    """The most common spacing (0.5 px bins, smoothed), refined as the median of gaps near it."""
+    gaps = gaps[(gaps >= MIN_BLOB) & (gaps <= MAX_BLOB * 1.5)]
+    if len(gaps) < MIN_GROUP - 1:
+        return None
+    hist = np.bincount(np.round(gaps * 2).astype(np.intp))
+    smooth = np.convolve(hist, np.ones(5), mode="same")
+    peak = np.argmax(smooth) / 2
+    near = gaps[np.abs(gaps - peak) <= max(1.5, 0.06 * peak)]
+    return float(np.median(near)) if len(near) else None
+
+
+def _groups(blobs: _Blobs, pitch: float) -> list[np.ndarray]:
+    """Blobs joined to a neighbour one pitch away (in a row or a column), as index groups."""
+    parent = np.arange(len(blobs.x))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    size = np.maximum(blobs.w, blobs.h)
+    for along, across in ((blobs.cx, blobs.cy), (blobs.cy, blobs.cx)):
+        a, b, gap = _neighbour_pairs(along, across, size)
+        close = np.abs(gap - pitch) <= 0.15 * pitch
+        for i, j in zip(a[close].tolist(), b[close].tolist(), strict=True):
+            parent[root(i)] = root(j)
+    roots = np.array([root(i) for i in range(len(parent))])
+    groups = [np.nonzero(roots == r)[0] for r in np.unique(roots)]
+    return sorted((g for g in groups if len(g) >= MIN_GROUP), key=len, reverse=True)
+
+
+def _fit_axis(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, float, float]:
+    """Lattice indices, fitted pitch and fitted centre of index 0 along one axis."""
+    index = np.round((centres - centres.min()) / pitch).astype(np.int64)
+    if np.ptp(index) >= 1:
+        slope, intercept = np.polyfit(index, centres, 1)
+    else:
+        slope, intercept = pitch, float(np.mean(centres - index * pitch))
+    return index, float(slope), float(intercept)
+
+
+def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry:
+    """Grid through one group of blobs: pitch from a least-squares fit, origin from the face offsets."""
+    size = np.maximum(blobs.w, blobs.h)
+    rough = float(np.median(size))
+    col, pitch_x, _ = _fit_axis(blobs.cx, rough if len(blobs.x) < 2 else _axis_pitch(blobs, True, rough))
+    row, pitch_y, _ = _fit_axis(blobs.cy, rough if len(blobs.x) < 2 else _axis_pitch(blobs, False, rough))
+    scale_x, scale_y = pitch_x / skin.cell_size, pitch_y / skin.cell_size
+    # Each blob is the face of the kind whose scaled size it matches best; its centre gives the origin.
+    widths = np.array([[k.width * scale_x] for k in kinds])
+    kind = np.argmin(np.abs(widths - blobs.w[None, :]), axis=0)
+    offset_x = np.array([k.centre_x for k in kinds])[kind] * scale_x
+    offset_y = np.array([k.centre_y for k in kinds])[kind] * scale_y
+    left = float(np.median(blobs.cx - offset_x - (col - col.min()) * pitch_x))
+    top = float(np.median(blobs.cy - offset_y - (row - row.min()) * pitch_y))
+    return Geometry(left, top, pitch_x, pitch_y, int(np.ptp(row)) + 1, int(np.ptp(col)) + 1)
+
+
+def _axis_pitch(blobs: _Blobs, horizontal: bool, rough: float) -> float:
+    along, across = (blobs.cx, blobs.cy) if horizontal else (blobs.cy, blobs.cx)
+    _, _, gaps = _neighbour_pairs(along, across, np.maximum(blobs.w, blobs.h))
+    peak = _pitch_peak(gaps)
+    return peak if peak is not None else rough * 1.2
+
+
+def _strip_fits(reading: CellReading, reference: CellReading) -> bool:
+    """True when every cell of a strip reads as confidently, and as closely, as the board's own cells.
+
+    A cell must be no farther from its template than cells of the same state inside the board are
+    (with slack), so a flat panel beside the board is not taken for a column of ``0`` cells.
+    """
+    if reading.uncertain_mask().any():
+        return False
+    known = ~reference.uncertain_mask()
+    overall = float(np.percentile(reference.distance[known], 90)) if known.any() else 0.0
+    for state in np.unique(reading.states):
+        same = known & (reference.states == state)
+        typical = float(np.median(reference.distance[same])) if same.any() else overall
+        if reading.distance[reading.states == state].max() > 2.0 * typical + 3.0:
+            return False
+    return True
+
+
+def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellReading) -> Geometry:
+    """Add rows and columns outside the grid while every cell in them reads well."""
+    height, width = image.shape[:2]
+    grew = True
+    while grew:
+        grew = False
+        g = geometry
+        # (strip geometry, rows added above, columns added left, rows added, columns added)
+        sides = (
+            (Geometry(g.left, g.top - g.pitch_y, g.pitch_x, g.pitch_y, 1, g.cols), 1, 0, 1, 0),
+            (Geometry(g.left, g.top + g.rows * g.pitch_y, g.pitch_x, g.pitch_y, 1, g.cols), 0, 0, 1, 0),
+            (Geometry(g.left - g.pitch_x, g.top, g.pitch_x, g.pitch_y, g.rows, 1), 0, 1, 0, 1),
+            (Geometry(g.left + g.cols * g.pitch_x, g.top, g.pitch_x, g.pitch_y, g.rows, 1), 0, 0, 0, 1),
+        )
+        for strip, above, before, more_rows, more_cols in sides:
+            box = strip.region()
+            if box.left < 0 or box.top < 0 or box.right > width or box.bottom > height:
+                continue
+            if not _strip_fits(classify_cells(image, strip, skin), reference):
+                continue
+            geometry = Geometry(
+                g.left - before * g.pitch_x,
+                g.top - above * g.pitch_y,
+                g.pitch_x,
+                g.pitch_y,
+                g.rows + more_rows,
+                g.cols + more_cols,
+            )
+            grew = True
+            break
+    return geometry
+
+
+def _locate_group(image: np.ndarray, blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Location | None:
+    geometry = _initial_geometry(blobs, kinds, skin)
+    reading = classify_cells(image, geometry, skin)
+    if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION:
+        return None
+    geometry = _extend(image, geometry, skin, reading)
+    reading = classify_cells(image, geometry, skin)
+    if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION or min(geometry.rows, geometry.cols) < 2:
+        return None
+    return Location(geometry, reading, skin)
+
+
+def _candidates(image: np.ndarray, skin: Skin, tolerance: int) -> list[Location]:
+    kinds = face_kinds(skin)
+    colours: list[np.ndarray] = []
+    for kind in kinds:
+        if not any(np.abs(kind.colour - c).max() <= 4 for c in colours):
+            colours.append(kind.colour)
+    blobs = _find_blobs(image, colours, tolerance)
+    found: list[Location] = []
+    remaining = np.arange(len(blobs.x))
+    for _ in range(3):  # a few distinct pitches, for boards of different scales on one screen
+        sub = blobs.take(remaining)
+        size = np.maximum(sub.w, sub.h)
+        gaps = np.concatenate(
+            [_neighbour_pairs(sub.cx, sub.cy, size)[2], _neighbour_pairs(sub.cy, sub.cx, size)[2]]
+        )
+        pitch = _pitch_peak(gaps)
+        if pitch is None:
+            break
+        used = []
+        for group in _groups(sub, pitch):
+            used.append(group)
+            location = _locate_group(image, sub.take(group), kinds, skin)
+            if location is not None and not any(_overlaps(location.geometry, f.geometry) for f in found):
+                found.append(location)
+        if not used:
+            break
+        remaining = np.setdiff1d(remaining, remaining[np.concatenate(used)])
+        if len(remaining) < MIN_GROUP:
+            break
+    return found
+
+
+def _overlaps(a: Geometry, b: Geometry) -> bool:
+    ra, rb = a.region(), b.region()
+    return ra.left < rb.right and rb.left < ra.right and ra.top < rb.bottom and rb.top < ra.bottom
+
+
+def locate_board(image: np.ndarray, skin: Skin) -> Location:
+    """Find the one board drawn in ``skin`` on a BGR screenshot.
+
+    Raises:
+        BoardNotFoundError: when no board is found, or when two or more are (naming where each is).
+    """
+    notes: list[str] = []
+    found: list[Location] = []
+    for attempt, tolerance in enumerate(COLOUR_TOLERANCES):
+        if attempt:
+            note = (
+                f"no {skin.name} board at colour tolerance {COLOUR_TOLERANCES[attempt - 1]}; "
+                f"retried at {tolerance}"
+            )
+            notes.append(note)
+            LOGGER.info(note)
+        found = _candidates(image, skin, tolerance)
+        if found:
+            break
+    height, width = image.shape[:2]
+    if not found:
+        raise BoardNotFoundError(f"no {skin.name!r} board found on the {width}x{height} screenshot")
+    if len(found) > 1:
+        where = "; ".join(_describe(f.geometry) for f in found)
+        raise BoardNotFoundError(
+            f"{len(found)} {skin.name!r} boards found on the screenshot, expected one: {where}"
+        )
+    location = found[0]
+    location.notes[:0] = notes
+    return location
+
+
+def _describe(geometry: Geometry) -> str:
+    r: Region = geometry.region()
+    return f"{geometry.rows}x{geometry.cols} at ({r.left}, {r.top}) size {r.width}x{r.height}"
