@@ -30,6 +30,14 @@ class ContradictionError(MinebotError, ValueError):
         self.cell = cell
 
 
+class GameOverError(MinebotError):
+    """The board shows an ended game (a shown or exploded mine, a wrong flag), or nothing is left to open."""
+
+    def __init__(self, message: str, cell: tuple[int, int] | None = None) -> None:
+        super().__init__(message)
+        self.cell = cell
+
+
 class SkinError(MinebotError):
     """A skin folder is broken or incomplete; names the file or the missing piece."""
 

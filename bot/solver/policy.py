@@ -1,0 +1,327 @@
+"""Moves: every certain move at once, or the one guess most likely to win.
+
+Order of work, cheapest first: first click by rule; the rules' certain cells; the exact engine's
+certain cells; then one guess. The guess policy (``policy="best"``):
+
+1. An isolated 50/50 (two cells, one mine, touching no other unknown cell) must be guessed sooner or
+   later and nothing can ever tell them apart, so it is taken at once.
+2. Candidates are the cells within :attr:`Policy.tolerance` of the safest (plus the off-frontier cells
+   with the fewest unknown neighbours, i.e. corners and edges).
+3. Each candidate scores its *secondary safety*: P(safe) x sum over the values it could show of
+   P(value) x the best safety on the board afterwards (1.0 when the value proves a cell safe). The
+   value probabilities are exact: each is the number of consistent arrangements of the board with that
+   value revealed, from the engine. The highest score wins; ties go to the lower probability, then to
+   fewer unknown neighbours, then to the seeded random generator.
+
+``policy="fast"`` skips step 3 (safest cell, fewest unknown neighbours).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from bot.board import Board, Cell, Coord
+from bot.errors import ContradictionError, GameOverError
+from bot.game import FirstClickRule, find_rule
+from bot.solver.engine import Probabilities, solve
+from bot.solver.rules import COVERED, FLAG, Knowledge, check_playable
+
+LOGGER = logging.getLogger(__name__)
+
+
+class Action(str, Enum):
+    """What a move does: open a cell, flag it, or chord on a number."""
+
+    OPEN = "open"
+    FLAG = "flag"
+    CHORD = "chord"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One click the solver wants, with the mine probability of what it opens and why."""
+
+    action: Action
+    cell: Coord
+    """The cell clicked (for CHORD: the number cell)."""
+    probability: float
+    """Mine probability of the cell(s) opened; 0.0 when certain (for FLAG: 1.0)."""
+    reason: str
+    opens: tuple[Coord, ...] = ()
+    """Cells a CHORD opens; for OPEN ``(cell,)``."""
+
+    def __str__(self) -> str:
+        return f"{self.action.value} {self.cell} p={self.probability:.2f}: {self.reason}"
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "action": self.action.value,
+            "cell": list(self.cell),
+            "probability": self.probability,
+            "reason": self.reason,
+            "opens": [list(c) for c in self.opens],
+        }
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Guess-policy settings; :data:`POLICIES` names the shipped ones."""
+
+    name: str
+    secondary: bool = True
+    tolerance: float = 0.05
+    """Candidates: cells with P(mine) <= safest + tolerance x max(safest, 0.1)... see :func:`_candidates`."""
+    max_candidates: int = 8
+    off_candidates: int = 2
+
+
+POLICIES: dict[str, Policy] = {
+    "best": Policy("best"),
+    "fast": Policy("fast", secondary=False),
+}
+
+
+def find_policy(name: str | Policy) -> Policy:
+    """A policy by name (``best`` or ``fast``); raises ``ValueError`` for an unknown one."""
+    if isinstance(name, Policy):
+        return name
+    try:
+        return POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)}") from None
+
+
+def first_click(rows: int, cols: int, rule: FirstClickRule, density: float = 0.0) -> Move:
+    """The opening click: a corner, except about (3, 3) under the zero rule (clamped on small boards)."""
+    if rule is FirstClickRule.ZERO:
+        cell = (min(3, (rows - 1) // 2), min(3, (cols - 1) // 2))
+        reason = f"first click: {cell} opens an area under the zero rule"
+    else:
+        cell = (0, 0)
+        reason = "first click: corner"
+    p = density if rule is FirstClickRule.NONE else 0.0
+    return Move(Action.OPEN, cell, p, reason, (cell,))
+
+
+def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarray:
+    """Exact P(mine) for every covered cell (NaN elsewhere); flags count as known mines.
+
+    Raises:
+        GameOverError: the board shows an ended game.
+        ContradictionError: no arrangement of mines fits the board (names a contradicting cell).
+    """
+    total = board.mines if total_mines is None else total_mines
+    probs = solve(Knowledge.from_board(board), total)
+    out = np.full(board.rows * board.cols, np.nan)
+    for j, p in probs.prob.items():
+        out[j] = p
+    return out.reshape(board.shape)
+
+
+def choose_move(
+    board: Board,
+    total_mines: int | None = None,
+    rule: str | FirstClickRule = "safe",
+    *,
+    flags: bool = False,
+    seed: int | None = None,
+    policy: str | Policy = "best",
+) -> Move:
+    """The first of :func:`choose_moves`: one certain move, or the best guess."""
+    return choose_moves(board, total_mines, rule, flags=flags, seed=seed, policy=policy)[0]
+
+
+def choose_moves(
+    board: Board,
+    total_mines: int | None = None,
+    rule: str | FirstClickRule = "safe",
+    *,
+    flags: bool = False,
+    seed: int | None = None,
+    policy: str | Policy = "best",
+) -> list[Move]:
+    """Every certain move at once (opens; with ``flags`` also FLAGs and useful CHORDs), else one guess.
+
+    Raises:
+        GameOverError: the board shows an ended game, or nothing is left to open.
+        ContradictionError: no arrangement of mines fits the board (names a contradicting cell).
+    """
+    rule = find_rule(rule)
+    pol = find_policy(policy)
+    total = board.mines if total_mines is None else total_mines
+    check_playable(board)
+    if board.is_fresh() and board[0, 0] == Cell.COVERED:
+        density = (total or 0) / board.cells.size
+        move = first_click(board.rows, board.cols, rule, density)
+        if board[move.cell] == Cell.COVERED:
+            return [move]
+    know = Knowledge.from_board(board)
+    moves = _certain_moves(know, {j: know.reason[j] for j in know.known}, flags)
+    if moves:
+        return moves
+    probs = solve(know, total)
+    exact_reasons = {
+        j: ("exact: certain mine" if p else "exact: certain safe") for j, p in probs.prob.items()
+    }
+    moves = _certain_moves(
+        know, {j: r for j, r in exact_reasons.items() if probs.prob[j] in (0.0, 1.0)}, flags
+    )
+    if moves and (flags or any(m.action is not Action.FLAG for m in moves)):
+        return [m for m in moves if flags or m.action is not Action.FLAG]
+    if not any(p < 1.0 for p in probs.prob.values()):
+        raise GameOverError("nothing is left to open: every covered cell is a mine (the game is won)")
+    return [_guess(know, probs, total, pol, random.Random(0 if seed is None else seed))]
+
+
+def _rc(know: Knowledge, j: int) -> Coord:
+    return divmod(j, know.cols)
+
+
+def _certain_moves(know: Knowledge, certain: dict[int, str], flags: bool) -> list[Move]:
+    """OPEN every certain-safe cell; with ``flags`` also FLAG certain mines and CHORD where it pays."""
+    cells = know.cells
+    safe = sorted(j for j, why in certain.items() if cells[j] == COVERED and not _is_mine(know, j, why))
+    mines = sorted(j for j, why in certain.items() if cells[j] == COVERED and _is_mine(know, j, why))
+    if not flags:
+        return [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in safe]
+    moves = [Move(Action.FLAG, _rc(know, j), 1.0, certain[j]) for j in mines]
+    mine_set, todo = set(mines), set(safe)
+    for n in sorted({k for j in safe for k in know.nbrs[j] if cells[k] <= Cell.EIGHT}):
+        around = [k for k in know.nbrs[n] if cells[k] == COVERED]
+        if all(k in mine_set or k in certain for k in around):
+            opens = [k for k in around if k in todo]
+            if len(opens) >= 2 and all(
+                cells[k] == FLAG or k in mine_set for k in _mines_around(know, n, certain)
+            ):
+                todo -= set(opens)
+                moves.append(
+                    Move(
+                        Action.CHORD,
+                        _rc(know, n),
+                        0.0,
+                        "chord: all its mines are flagged",
+                        tuple(_rc(know, k) for k in opens),
+                    )
+                )
+    moves += [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in sorted(todo)]
+    return moves
+
+
+def _is_mine(know: Knowledge, j: int, why: str) -> bool:
+    return know.known.get(j, why == "exact: certain mine")
+
+
+def _mines_around(know: Knowledge, n: int, certain: dict[int, str]) -> list[int]:
+    return [
+        k for k in know.nbrs[n] if know.cells[k] == FLAG or (k in certain and _is_mine(know, k, certain[k]))
+    ]
+
+
+# -- guessing -----------------------------------------------------------------------------------------
+
+
+def _unknown_neighbours(know: Knowledge, j: int) -> int:
+    cells, known = know.cells, know.known
+    return sum(1 for k in know.nbrs[j] if cells[k] == COVERED and k not in known)
+
+
+def _isolated_pair(know: Knowledge, probs: Probabilities) -> int | None:
+    """A cell of a 50/50 no future click can resolve, or None."""
+    cells, known = know.cells, know.known
+    for unknown, need in know.cons.values():
+        if need != 1 or len(unknown) != 2:
+            continue
+        pair = set(unknown)
+        if all(know.cons[k][0] == pair for j in pair for k in know.cell_cons[j]) and all(
+            cells[k] != COVERED or k in known or k in pair for j in pair for k in know.nbrs[j]
+        ):
+            return min(pair)
+    return None
+
+
+def _candidates(know: Knowledge, probs: Probabilities, pol: Policy) -> list[int]:
+    """The cells worth a closer look: near-safest frontier cells and the best off-frontier cells."""
+    unknown = [j for j, p in probs.prob.items() if 0.0 < p < 1.0]
+    best = min(probs.prob[j] for j in unknown)
+    limit = best + pol.tolerance * max(best, 0.1) + 1e-12
+    frontier = sorted((probs.prob[j], j) for j in unknown if j in probs.frontier and probs.prob[j] <= limit)
+    chosen = [j for _, j in frontier[: pol.max_candidates]]
+    if probs.off and probs.off_prob is not None and probs.off_prob <= limit:
+        off = sorted(probs.off, key=lambda j: (_unknown_neighbours(know, j), j))
+        chosen += off[: pol.off_candidates]
+    return chosen
+
+
+def _after_safety(know: Knowledge, total: int | None) -> tuple[int, float]:
+    """(weight, best safety) of a hypothetical position; safety 1.0 when a cell is proven safe."""
+    probs = solve(know, total)
+    if know.safe_cells():
+        return probs.weight or 0, 1.0
+    rest = [p for p in probs.prob.values() if p < 1.0]
+    return probs.weight or 0, (1.0 - min(rest)) if rest else 1.0
+
+
+def secondary_safety(know: Knowledge, probs: Probabilities, j: int, total: int | None) -> float | None:
+    """P(cell safe) x E[best safety after it is revealed]; None when it cannot be computed exactly."""
+    if not probs.exact or probs.weight is None:
+        return None
+    cells, known = know.cells, know.known
+    base = sum(1 for k in know.nbrs[j] if cells[k] == FLAG or known.get(k) is True)
+    free = sum(1 for k in know.nbrs[j] if cells[k] == COVERED and k not in known)
+    weighted = 0.0
+    mass = 0
+    for value in range(base, base + free + 1):
+        try:
+            hyp = know.reveal(j, value)
+            weight, safety = _after_safety(hyp, total)
+        except ContradictionError:
+            continue
+        mass += weight
+        weighted += weight * safety
+    if not mass:
+        return None
+    return weighted / probs.weight
+
+
+def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy, rng: random.Random) -> Move:
+    """The single guess to make when nothing is certain."""
+    pair = _isolated_pair(know, probs)
+    if pair is not None:
+        return _open(know, pair, probs.prob[pair], "isolated 50/50: no click can ever resolve it")
+    cands = _candidates(know, probs, pol)
+    prob = probs.prob
+    n = len(cands)
+    scores: dict[int, float] = {}
+    if pol.secondary and n > 1:
+        for j in cands:
+            s = secondary_safety(know, probs, j, total)
+            if s is not None:
+                scores[j] = s
+    if scores:
+        top = max(scores.values())
+        pool = [j for j in scores if math.isclose(scores[j], top, rel_tol=1e-9)]
+    else:
+        low = min(prob[j] for j in cands)
+        pool = [j for j in cands if math.isclose(prob[j], low, rel_tol=1e-9, abs_tol=1e-12)]
+    pool.sort(key=lambda j: (prob[j], _unknown_neighbours(know, j), j))
+    key = (prob[pool[0]], _unknown_neighbours(know, pool[0]))
+    ties = [j for j in pool if (prob[j], _unknown_neighbours(know, j)) == key]
+    j = ties[0] if len(ties) == 1 else rng.choice(ties)
+    where = "off the frontier" if j not in probs.frontier else "frontier"
+    if scores:
+        why = f"secondary safety: best of {n} candidates ({where}, next-click safety {scores[j]:.3f})"
+    else:
+        why = f"exact: safest of {len(prob)} ({where}, p={prob[j]:.2f})"
+    return _open(know, j, prob[j], why)
+
+
+def _open(know: Knowledge, j: int, p: float, why: str) -> Move:
+    rc = _rc(know, j)
+    return Move(Action.OPEN, rc, p, why, (rc,))
