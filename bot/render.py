@@ -340,7 +340,7 @@ def _is_vector_classic(skin: Skin | str) -> bool:
     return skin.name == CLASSIC and skin.path.resolve() == (TEMPLATES_DIR / CLASSIC).resolve()
 
 
-def _resolve_skin(skin: Skin | str) -> Skin | None:
+def resolve_skin(skin: Skin | str) -> Skin | None:
     """None for the vector-drawn classic skin, else the loaded Skin."""
     if _is_vector_classic(skin):
         return None
@@ -393,7 +393,7 @@ def render_board(board: Board, skin: Skin | str = CLASSIC, scale: float = 1.0) -
         SkinError: when a skin named by string cannot be found or loaded.
     """
     _check_scale(scale)
-    loaded = _resolve_skin(skin)
+    loaded = resolve_skin(skin)
     geometry = _board_geometry(board, loaded.cell_size if loaded else CELL_UNITS, scale)
     region = geometry.region()
     image = np.empty((region.height, region.width, 3), np.uint8)
@@ -667,7 +667,7 @@ def render_screen(
     width, height = screen_size
     if width < 1 or height < 1:
         raise RenderError(f"screen size must be positive, got {screen_size!r}")
-    loaded = _resolve_skin(skin)
+    loaded = resolve_skin(skin)
     if mines_left is None:
         mines_left = (board.mines or 0) - int(board.flagged_mask().sum())
     window, geometry = draw_client(

@@ -1,0 +1,263 @@
+"""Mouse and keyboard input: one contract (:class:`InputBackend`) and small backends.
+
+Why: the bot must never click outside the board it recognised, whatever sends the clicks. The base
+class holds that guard (``allowed`` plus regions added with :meth:`InputBackend.allow`, such as the
+face button) and refuses a click outside them before anything is sent; a backend only delivers the
+events. ``pyautogui`` needs a display when imported on Linux, so it is imported inside
+:class:`PyAutoGuiInput` only.
+
+>>> from bot.geometry import Region
+>>> with RecordingInput(allowed=Region(0, 0, 100, 50)) as mouse:
+...     mouse.click(10, 20)
+...     mouse.events
+[InputEvent(kind='click', x=10, y=20, detail='left')]
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.capture import Resource, open_backend
+from bot.errors import AbortedError, InputError
+from bot.geometry import Region
+
+LOGGER = logging.getLogger(__name__)
+
+BUTTONS = ("left", "right", "middle")
+KEYS = ("F2", "escape", "space", "enter")
+"""Keys the bot may press (F2 starts a new game in winmine-like clients)."""
+
+
+@dataclass(frozen=True)
+class InputEvent:
+    """One input action: ``kind`` is move, click, chord or press; ``detail`` the button or key."""
+
+    kind: str
+    x: int | None = None
+    y: int | None = None
+    detail: str = ""
+
+
+class InputBackend(Resource, ABC):
+    """Moves the pointer, clicks and presses keys; refuses clicks outside the allowed regions."""
+
+    def __init__(self, allowed: Region | None = None) -> None:
+        super().__init__()
+        self.allowed = allowed
+        """Clicks must land in this region (the recognised board), or in one added by :meth:`allow`.
+        None allows clicks anywhere."""
+        self.extra_allowed: list[Region] = []
+
+    def allow(self, region: Region) -> None:
+        """Also accept clicks inside ``region`` (e.g. the face button)."""
+        self.extra_allowed.append(region)
+
+    def permits(self, x: int, y: int) -> bool:
+        """True when a click at screen pixel (x, y) is allowed."""
+        if self.allowed is None:
+            return True
+        return any(region.contains(x, y) for region in (self.allowed, *self.extra_allowed))
+
+    def _check(self, x: int, y: int, what: str) -> tuple[int, int]:
+        self._ensure_open(InputError)
+        if not self.permits(x, y):
+            regions = ", ".join(str(r) for r in (self.allowed, *self.extra_allowed))
+            raise InputError(f"refused to {what} at ({x}, {y}): outside the allowed region(s) {regions}")
+        return int(x), int(y)
+
+    # -- the contract ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _move(self, x: int, y: int) -> None:
+        """Put the pointer at screen pixel (x, y)."""
+
+    @abstractmethod
+    def _click(self, x: int, y: int, button: str) -> None:
+        """Click ``button`` at (x, y) (already checked)."""
+
+    @abstractmethod
+    def _press(self, key: str) -> None:
+        """Press and release ``key``."""
+
+    def _chord(self, x: int, y: int) -> None:
+        raise InputError(f"the {self.name} input does not support chords")
+
+    def move(self, x: int, y: int) -> None:
+        """Move the pointer (allowed anywhere: the bot moves it off the board before capturing)."""
+        self._ensure_open(InputError)
+        self._move(int(x), int(y))
+
+    def click(self, x: int, y: int, button: str = "left") -> None:
+        """Click ``button`` (left, right or middle) at screen pixel (x, y).
+
+        Raises:
+            InputError: for an unknown button or a point outside the allowed regions (nothing is sent).
+            AbortedError: when the user triggers the fail-safe.
+        """
+        if button not in BUTTONS:
+            raise InputError(f"unknown mouse button {button!r}: use one of {', '.join(BUTTONS)}")
+        self._click(*self._check(x, y, f"{button}-click"), button)
+
+    def chord(self, x: int, y: int) -> None:
+        """Chord (open all unflagged neighbours of a satisfied number) at (x, y), if the backend can."""
+        self._chord(*self._check(x, y, "chord"))
+
+    def press(self, key: str) -> None:
+        """Press a key such as ``"F2"``."""
+        self._ensure_open(InputError)
+        if key not in KEYS:
+            raise InputError(f"unknown key {key!r}: use one of {', '.join(KEYS)}")
+        self._press(key)
+
+
+class RecordingInput(InputBackend):
+    """Records every action and sends nothing: for dry runs and tests.
+
+    ``on_event`` is called after each recorded action (a replay uses it to show the next frame).
+    """
+
+    name = "recording"
+
+    def __init__(
+        self, allowed: Region | None = None, on_event: Callable[[InputEvent], None] | None = None
+    ) -> None:
+        super().__init__(allowed)
+        self.events: list[InputEvent] = []
+        self.on_event = on_event
+
+    def _record(self, event: InputEvent) -> None:
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _move(self, x: int, y: int) -> None:
+        self._record(InputEvent("move", x, y))
+
+    def _click(self, x: int, y: int, button: str) -> None:
+        self._record(InputEvent("click", x, y, button))
+
+    def _chord(self, x: int, y: int) -> None:
+        self._record(InputEvent("chord", x, y))
+
+    def _press(self, key: str) -> None:
+        self._record(InputEvent("press", detail=key))
+
+    @property
+    def clicks(self) -> list[InputEvent]:
+        """The clicks and chords, in order (moves and key presses left out)."""
+        return [e for e in self.events if e.kind in ("click", "chord")]
+
+
+class SimulatedScreen(Protocol):
+    """What :class:`SimInput` drives: the simulated client (:class:`bot.mock.SimClient`)."""
+
+    def handle(self, event: InputEvent) -> None: ...
+
+
+class SimInput(InputBackend):
+    """Clicks the simulated client: each action becomes an :class:`InputEvent` it handles."""
+
+    name = "sim"
+
+    def __init__(self, client: SimulatedScreen, allowed: Region | None = None) -> None:
+        super().__init__(allowed)
+        self.client = client
+
+    def _move(self, x: int, y: int) -> None:
+        self.client.handle(InputEvent("move", x, y))
+
+    def _click(self, x: int, y: int, button: str) -> None:
+        self.client.handle(InputEvent("click", x, y, button))
+
+    def _chord(self, x: int, y: int) -> None:
+        self.client.handle(InputEvent("chord", x, y))
+
+    def _press(self, key: str) -> None:
+        self.client.handle(InputEvent("press", detail=key))
+
+
+CHORD_STYLES = ("both", "middle")
+"""How a real client chords: press left and right together (winmine), or click the middle button."""
+
+
+class PyAutoGuiInput(InputBackend):
+    """Real mouse and keyboard through pyautogui (imported here, lazily: it needs a display on Linux).
+
+    ``PAUSE`` is set to 0 (the bot decides its own pacing) and the fail-safe stays on: moving the
+    mouse into a screen corner raises :class:`~bot.errors.AbortedError`.
+    """
+
+    name = "pyautogui"
+
+    def __init__(self, allowed: Region | None = None, chord_style: str = "both") -> None:
+        super().__init__(allowed)
+        if chord_style not in CHORD_STYLES:
+            raise InputError(f"unknown chord style {chord_style!r}: use one of {', '.join(CHORD_STYLES)}")
+        self.chord_style = chord_style
+        try:
+            import pyautogui
+        except Exception as exc:  # Linux raises KeyError/Xlib errors without a usable $DISPLAY
+            raise InputError(
+                f"pyautogui cannot start (is there a display? $DISPLAY unset?): {exc!r}"
+            ) from exc
+        pyautogui.PAUSE = 0
+        pyautogui.FAILSAFE = True
+        self._gui = pyautogui
+
+    @contextmanager
+    def _sending(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except self._gui.FailSafeException as exc:
+            raise AbortedError(
+                f"stopped by the pyautogui fail-safe (mouse in a screen corner) during {what}"
+            ) from exc
+        except Exception as exc:
+            raise InputError(f"pyautogui failed to {what}: {exc!r}") from exc
+
+    def _move(self, x: int, y: int) -> None:
+        with self._sending(f"move to ({x}, {y})"):
+            self._gui.moveTo(x, y)
+
+    def _click(self, x: int, y: int, button: str) -> None:
+        with self._sending(f"{button}-click at ({x}, {y})"):
+            self._gui.click(x, y, button=button)
+
+    def _chord(self, x: int, y: int) -> None:
+        with self._sending(f"chord at ({x}, {y})"):
+            if self.chord_style == "middle":
+                self._gui.click(x, y, button="middle")
+                return
+            self._gui.moveTo(x, y)
+            self._gui.mouseDown(button="left")
+            self._gui.mouseDown(button="right")
+            self._gui.mouseUp(button="right")
+            self._gui.mouseUp(button="left")
+
+    def _press(self, key: str) -> None:
+        with self._sending(f"press {key}"):
+            self._gui.press(key.lower())
+
+
+BACKENDS: tuple[str, ...] = ("pyautogui", "recording", "sim")
+"""Input backend names, for ``--input`` choices."""
+
+_CLASSES: dict[str, type[InputBackend]] = {
+    "pyautogui": PyAutoGuiInput,
+    "recording": RecordingInput,
+    "sim": SimInput,
+}
+
+
+def open_input(name: str, **options: Any) -> InputBackend:
+    """An input backend by name (``pyautogui``, ``recording`` or ``sim``) with its options.
+
+    Raises:
+        InputError: for an unknown name or options the backend does not take.
+    """
+    return open_backend(_CLASSES, name, InputError, options)

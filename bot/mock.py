@@ -1,0 +1,266 @@
+"""The mock client: a simulated game drawn in a skin, or replayed screenshots, behind the real interfaces.
+
+Why: like python-chess's ``MockTransport``, it lets the play loop, the benchmarks and the tests run
+with no real client. :class:`SimClient` wraps a :class:`~bot.game.Game`, renders it as a full
+screenshot (:func:`bot.render.render_screen`) and answers clicks: its ``.capture`` and ``.input`` are
+ordinary :class:`~bot.capture.CaptureBackend` and :class:`~bot.input.InputBackend` objects, so the
+loop cannot tell it from a live screen. :class:`ReplayClient` serves saved screenshots instead and
+records the clicks, showing the next frame after each one.
+
+>>> client = SimClient("beginner", seed=3, screen_size=(640, 480), clutter=False)
+>>> x, y = client.geometry.cell_center((4, 4))
+>>> client.input.click(x, y)
+>>> client.game.board[4, 4].is_number(), client.clicks
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.board import Coord
+from bot.capture import ReplayCapture, SimCapture
+from bot.errors import MinebotError
+from bot.game import FirstClickRule, Game, GameStatus, Level, find_level, find_rule
+from bot.geometry import Geometry
+from bot.input import InputEvent, RecordingInput, SimInput
+from bot.render import CELL_UNITS, CLASSIC, draw_client, render_screen, resolve_skin
+from bot.skin import Skin
+
+LOGGER = logging.getLogger(__name__)
+
+
+class SimError(MinebotError, ValueError):
+    """The simulated client was set up with impossible options (level, rule)."""
+
+
+@dataclass(frozen=True)
+class SimClick:
+    """One click the simulated client received: where, which button, and the cell under it (if any)."""
+
+    x: int
+    y: int
+    button: str
+    cell: Coord | None
+    on_face: bool = False
+
+
+class SimClient:
+    """A simulated Minesweeper window: a seeded Game drawn in a skin, answering clicks and keys.
+
+    Left click opens the cell under the pointer, right click toggles a flag, a middle click (or a
+    chord) on a satisfied number opens its neighbours, and so does a left click on a number when
+    ``left_click_chords`` (minesweeper.online does that). A click on the face or F2 starts a new game
+    with the next seed. The timer runs on a fake clock: each action advances it by
+    ``seconds_per_action``, and :meth:`tick` advances it by hand, so runs are deterministic.
+    """
+
+    def __init__(
+        self,
+        level: str | Level = "beginner",
+        rule: str | FirstClickRule | None = None,
+        seed: int = 0,
+        skin: Skin | str = CLASSIC,
+        scale: float = 1.0,
+        screen_size: tuple[int, int] = (1280, 800),
+        origin: tuple[int, int] | None = None,
+        clutter: bool = True,
+        left_click_chords: bool = False,
+        seconds_per_action: float = 0.5,
+    ) -> None:
+        try:
+            self.level = find_level(level) if isinstance(level, str) else level
+            self.skin = resolve_skin(skin)
+            self.rule = find_rule(rule or (self.skin.first_click_rule if self.skin else FirstClickRule.WINXP))
+        except ValueError as exc:
+            raise SimError(str(exc)) from exc
+        self.skin_arg = skin
+        self.scale = scale
+        self.seed = seed
+        self.screen_size = screen_size
+        self.clutter = clutter
+        self.left_click_chords = left_click_chords
+        self.seconds_per_action = seconds_per_action
+        self.games_started = 0
+        self.clicks = 0
+        self.history: list[SimClick] = []
+        self.pointer: tuple[int, int] | None = None
+        self.clock = 0.0
+        self._started_at: float | None = None
+        self._stopped_at: float | None = None
+        self.game = self._new_game()
+        screen, self.geometry = render_screen(
+            self.game.board,
+            skin,
+            scale,
+            screen_size=screen_size,
+            origin=origin,
+            seed=seed,
+            clutter=clutter,
+            mines_left=self.mines_left,
+            seconds=0,
+        )
+        region = self.geometry.region()
+        window, local = self._draw_window()
+        self.origin = (region.left - round(local.left), region.top - round(local.top))
+        self._screen = screen
+        self._frame_key: tuple | None = self._state_key()
+        self.capture = SimCapture(self)
+        self.input = SimInput(self)
+
+    # -- the game -----------------------------------------------------------------------------------
+
+    def _new_game(self) -> Game:
+        lv = self.level
+        game = Game(lv.rows, lv.cols, lv.mines, rule=self.rule, seed=self.seed + self.games_started)
+        self.games_started += 1
+        self._started_at = self._stopped_at = None
+        LOGGER.debug("sim: new %s game, seed %d", lv.name, self.seed + self.games_started - 1)
+        return game
+
+    def new_game(self) -> None:
+        """Start the next game (next seed), as the face button or F2 does."""
+        self.game = self._new_game()
+
+    @property
+    def status(self) -> GameStatus:
+        return self.game.status
+
+    @property
+    def mines_left(self) -> int:
+        """What the mines counter shows: mines minus flags."""
+        return self.game.mines - int(self.game.board.flagged_mask().sum())
+
+    @property
+    def seconds(self) -> int:
+        """What the timer shows: 0 before the first move, then whole seconds since it (1 at once, max 999)."""
+        if self._started_at is None:
+            return 0
+        end = self._stopped_at if self._stopped_at is not None else self.clock
+        return min(999, int(end - self._started_at) + 1)
+
+    def tick(self, seconds: float) -> None:
+        """Advance the fake clock."""
+        if seconds < 0:
+            raise SimError(f"the clock cannot go back ({seconds!r} s)")
+        self.clock += seconds
+
+    # -- input --------------------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        """Answer one input event at screen coordinates (what :class:`SimInput` sends)."""
+        if event.kind == "move":
+            self.pointer = (int(event.x), int(event.y))  # type: ignore[arg-type]
+            return
+        self.tick(self.seconds_per_action)
+        if event.kind == "press":
+            if event.detail == "F2":
+                self.new_game()
+            return
+        x, y = int(event.x), int(event.y)  # type: ignore[arg-type]
+        self.pointer = (x, y)
+        button = "chord" if event.kind == "chord" else event.detail
+        face = self.geometry.face
+        on_face = face is not None and face.contains(x, y)
+        cell = self.geometry.cell_at(x, y)
+        self.clicks += 1
+        self.history.append(SimClick(x, y, button, cell, on_face))
+        if on_face and button == "left":
+            self.new_game()
+        elif cell is not None:
+            self._act(cell, button)
+
+    def _act(self, cell: Coord, button: str) -> None:
+        game = self.game
+        before = game.moves
+        if button == "right":
+            game.flag(cell)
+        elif button in ("middle", "chord") or (
+            button == "left" and self.left_click_chords and game.board[cell].is_number()
+        ):
+            game.chord(cell)
+        elif button == "left":
+            game.open(cell)
+        if game.moves and self._started_at is None and before == 0:
+            self._started_at = self.clock
+        if game.is_over() and self._stopped_at is None:
+            self._stopped_at = self.clock
+
+    # -- the screen ---------------------------------------------------------------------------------
+
+    def _state_key(self) -> tuple:
+        return (self.game.board.cells.tobytes(), self.game.status, self.mines_left, self.seconds)
+
+    def _draw_window(self) -> tuple[np.ndarray, Geometry]:
+        skin = self.skin
+        return draw_client(
+            self.game.board,
+            skin,
+            self.scale,
+            skin.cell_size if skin else CELL_UNITS,
+            self.game.status,
+            self.mines_left,
+            self.seconds,
+        )
+
+    def frame(self) -> np.ndarray:
+        """The whole current screen (BGR). Re-drawn only when the game, counters or timer changed."""
+        key = self._state_key()
+        if key != self._frame_key:
+            window, _ = self._draw_window()
+            x, y = self.origin
+            self._screen[y : y + window.shape[0], x : x + window.shape[1]] = window
+            self._frame_key = key
+        return self._screen
+
+    def cell_under(self, cell: Coord) -> tuple[int, int]:
+        """The screen pixel to click for ``cell``."""
+        return self.geometry.cell_center(cell)
+
+    def close(self) -> None:
+        self.capture.close()
+        self.input.close()
+
+
+class ReplayClient:
+    """Saved screenshots as the screen plus a recording mouse: each click shows the next frame.
+
+    ``paths`` is an image, a folder, an animated GIF, or a list of them (see
+    :class:`~bot.capture.ReplayCapture`). :meth:`assert_all_frames_used` checks that the run looked at
+    every frame, like ``MockTransport.assert_done``.
+    """
+
+    def __init__(
+        self,
+        paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str] | np.ndarray],
+        advance_on_click: bool = True,
+    ) -> None:
+        self.capture = ReplayCapture(paths)
+        self.input = RecordingInput(on_event=self._on_event if advance_on_click else None)
+        self.overrun: list[InputEvent] = []
+
+    def _on_event(self, event: InputEvent) -> None:
+        if event.kind == "move":
+            return
+        if self.capture.frames_left:
+            self.capture.advance()
+        else:
+            self.overrun.append(event)
+
+    def assert_all_frames_used(self) -> None:
+        """Raise AssertionError unless every frame was grabbed and no click came after the last one."""
+        unused = [i for i in range(self.capture.frame_count) if i not in self.capture.grabbed]
+        if unused:
+            names = [self.capture.frame_names[i] for i in unused]
+            raise AssertionError(f"replay frames never grabbed: {', '.join(names)}")
+        if self.overrun:
+            raise AssertionError(f"{len(self.overrun)} input event(s) after the last frame: {self.overrun}")
+
+    def close(self) -> None:
+        self.capture.close()
+        self.input.close()
