@@ -85,7 +85,7 @@ def format_grid(board: Board, probs: np.ndarray) -> str:
         for c in range(board.cols):
             p = probs[r, c]
             parts.append(
-                f"{_percent(p):>4}" if not math.isnan(p) else f"{Cell(int(board.cells[r, c])).char:>4}"
+                f"{_percent(p):>5}" if not math.isnan(p) else f"{Cell(int(board.cells[r, c])).char:>5}"
             )
         lines.append("".join(parts).rstrip())
     return "\n".join(lines)
