@@ -165,7 +165,8 @@ class MssCapture(CaptureBackend):
         self._error = mss.exception.ScreenShotError
         kwargs = {"display": display} if display else {}
         try:
-            self._sct = mss.mss(**kwargs)
+            factory = getattr(mss, "MSS", None) or mss.mss  # mss >= 10.1 names the class MSS
+            self._sct = factory(**kwargs)
             monitor = self._sct.monitors[0]
         except self._error as exc:
             where = display or os.environ.get("DISPLAY", "the default display")

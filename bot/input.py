@@ -16,10 +16,13 @@ events. ``pyautogui`` needs a display when imported on Linux, so it is imported 
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from bot.capture import Resource, open_backend
@@ -199,12 +202,7 @@ class PyAutoGuiInput(InputBackend):
         if chord_style not in CHORD_STYLES:
             raise InputError(f"unknown chord style {chord_style!r}: use one of {', '.join(CHORD_STYLES)}")
         self.chord_style = chord_style
-        try:
-            import pyautogui
-        except Exception as exc:  # Linux raises KeyError/Xlib errors without a usable $DISPLAY
-            raise InputError(
-                f"pyautogui cannot start (is there a display? $DISPLAY unset?): {exc!r}"
-            ) from exc
+        pyautogui = _import_pyautogui()
         pyautogui.PAUSE = 0
         pyautogui.FAILSAFE = True
         self._gui = pyautogui
@@ -242,6 +240,30 @@ class PyAutoGuiInput(InputBackend):
     def _press(self, key: str) -> None:
         with self._sending(f"press {key}"):
             self._gui.press(key.lower())
+
+
+def _import_pyautogui() -> Any:
+    """Import pyautogui, which connects to the X display at import time on Linux.
+
+    A display started without access control (Xvfb) still makes python-xlib read ``~/.Xauthority``;
+    when that file is missing, point ``XAUTHORITY`` at an empty one and try once more (logged).
+
+    Raises:
+        InputError: when there is no usable display.
+    """
+    try:
+        import pyautogui
+    except Exception as exc:  # Linux raises KeyError (no $DISPLAY) or Xlib errors
+        if type(exc).__name__ != "XauthError" or os.environ.get("XAUTHORITY"):
+            raise InputError(f"pyautogui cannot start (no usable $DISPLAY?): {exc!r}") from exc
+        empty = Path(tempfile.gettempdir()) / "minebot-empty-Xauthority"
+        empty.touch()
+        os.environ["XAUTHORITY"] = str(empty)
+        LOGGER.info(
+            "no ~/.Xauthority: using the empty %s to reach display %s", empty, os.environ.get("DISPLAY")
+        )
+        return _import_pyautogui()
+    return pyautogui
 
 
 BACKENDS: tuple[str, ...] = ("pyautogui", "recording", "sim")
