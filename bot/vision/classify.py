@@ -20,8 +20,10 @@ A cell under the confidence threshold, or far from every template, is *uncertain
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -32,6 +34,8 @@ from bot.geometry import Geometry
 from bot.skin import Skin
 
 LOGGER = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 MIN_CONFIDENCE = 0.3
 """A cell whose best template is not clearly better than the second best (1 - d1/d2) is uncertain."""
@@ -57,41 +61,49 @@ class SkinModel:
     """``(K, D)`` float32: each template, padded to ``cell_size`` and flattened over its mask."""
     norms: np.ndarray
     """``(K,)`` squared norms of the rows of ``matrix``."""
-    mask: np.ndarray
-    """``(cell_size, cell_size)`` bool: the pixels of a cell block that templates cover."""
+    height: int
+    width: int
+    """The part of each ``cell_size`` block the templates cover (a grid line after it is left out)."""
 
     @property
     def cell_size(self) -> int:
         return self.skin.cell_size
 
 
-_MODELS: dict[int, tuple[Skin, SkinModel]] = {}
+_PER_SKIN: dict[tuple[int, str], tuple[Skin, object]] = {}
+
+
+def per_skin(skin: Skin, name: str, build: Callable[[Skin], T]) -> T:
+    """``build(skin)``, computed once per loaded skin object and kind of result ``name``."""
+    key = (id(skin), name)
+    cached = _PER_SKIN.get(key)
+    if cached is None or cached[0] is not skin:
+        cached = (skin, build(skin))
+        _PER_SKIN[key] = cached
+    return cached[1]  # type: ignore[return-value]
 
 
 def skin_model(skin: Skin) -> SkinModel:
     """The template matrix of a skin, built once per loaded skin object."""
-    cached = _MODELS.get(id(skin))
-    if cached is not None and cached[0] is skin:
-        return cached[1]
+    return per_skin(skin, "model", _build_model)
+
+
+def _build_model(skin: Skin) -> SkinModel:
     size = skin.cell_size
     height = min(size, *(t.shape[0] for t in skin.cells.values()))
     width = min(size, *(t.shape[1] for t in skin.cells.values()))
-    mask = np.zeros((size, size), dtype=bool)
-    mask[:height, :width] = True
     states = tuple(sorted(skin.cells))
-    rows = []
+    vectors = []
     for state in states:
         template = skin.cells[state]
         if template.shape[:2] != (height, width):
             template = cv2.resize(template, (width, height), interpolation=cv2.INTER_AREA)
         padded = np.zeros((size, size, 3), dtype=np.uint8)
         padded[:height, :width] = template
-        blurred = blurred_blocks(padded, 1, 1, size)[0, 0]
-        rows.append(blurred[mask].astype(np.float32).reshape(-1))
-    matrix = np.stack(rows)
-    model = SkinModel(skin, states, matrix, np.einsum("kd,kd->k", matrix, matrix), mask)
-    _MODELS[id(skin)] = (skin, model)
-    return model
+        blurred = blurred_blocks(padded, 1, 1, size)[0, 0, :height, :width]
+        vectors.append(blurred.astype(np.float32).reshape(-1))
+    matrix = np.stack(vectors)
+    return SkinModel(skin, states, matrix, np.einsum("kd,kd->k", matrix, matrix), height, width)
 
 
 @dataclass(eq=False)
@@ -212,7 +224,8 @@ def classify_cells(
     model = skin_model(skin)
     crop = board_crop(image, geometry, model.cell_size)
     blocks = blurred_blocks(crop, geometry.rows, geometry.cols, model.cell_size)
-    vectors = blocks[:, :, model.mask].reshape(geometry.rows * geometry.cols, -1).astype(np.float32)
+    vectors = blocks[:, :, : model.height, : model.width].reshape(geometry.rows * geometry.cols, -1)
+    vectors = vectors.astype(np.float32)
     squared = np.einsum("nd,nd->n", vectors, vectors)[:, None] + model.norms[None, :]
     squared -= 2.0 * (vectors @ model.matrix.T)
     rms = np.sqrt(np.maximum(squared, 0.0) / vectors.shape[1])

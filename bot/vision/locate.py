@@ -29,7 +29,7 @@ from bot.board import Cell
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry, Region
 from bot.skin import Skin
-from bot.vision.classify import CellReading, classify_cells
+from bot.vision.classify import CellReading, classify_cells, per_skin
 
 LOGGER = logging.getLogger(__name__)
 
@@ -77,7 +77,11 @@ class Location:
 
 
 def face_kinds(skin: Skin) -> list[FaceKind]:
-    """The flat faces of the covered and ``0`` templates (whichever the skin has)."""
+    """The flat faces of the covered and ``0`` templates (whichever the skin has), computed once."""
+    return per_skin(skin, "faces", _build_face_kinds)
+
+
+def _build_face_kinds(skin: Skin) -> list[FaceKind]:
     kinds = []
     for state in (Cell.COVERED, Cell.ZERO):
         template = skin.cells.get(state)
@@ -117,25 +121,51 @@ class _Blobs:
         return _Blobs(self.x[index], self.y[index], self.w[index], self.h[index])
 
 
+def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` around areas where at least a quarter of the mask is set.
+
+    Found on an 8x-reduced density map, so the full-resolution blob search skips plain desktop,
+    text and JPEG speckle: a board's faces cover half or more of its area at any scale.
+    """
+    block = 8
+    height, width = mask.shape
+    small = cv2.resize(mask, (max(1, width // block), max(1, height // block)), interpolation=cv2.INTER_AREA)
+    dense = cv2.dilate((small >= 64).astype(np.uint8), np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
+    boxes = []
+    for x, y, w, h, area in stats[1:count].tolist():
+        if area >= 4:
+            boxes.append((x * block, y * block, min(width, (x + w) * block), min(height, (y + h) * block)))
+    return boxes
+
+
 def _find_blobs(image: np.ndarray, colours: list[np.ndarray], tolerance: int) -> _Blobs:
-    parts = []
+    parts = [np.zeros((0, 4))]
     for colour in colours:
         low = np.clip(colour - tolerance, 0, 255).astype(np.uint8)
         high = np.clip(colour + tolerance, 0, 255).astype(np.uint8)
         mask = cv2.inRange(image, low, high)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-        stats = stats[1:]
-        w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
-        keep = (
-            (w >= MIN_BLOB)
-            & (h >= MIN_BLOB)
-            & (w <= MAX_BLOB)
-            & (h <= MAX_BLOB)
-            & (np.abs(w - h) <= np.maximum(2, 0.2 * np.maximum(w, h)))
-            & (area >= 0.45 * w * h)
-        )
-        parts.append(stats[keep, :4].astype(np.float64))
-    found = np.concatenate(parts) if parts else np.zeros((0, 4))
+        for x0, y0, x1, y1 in _dense_boxes(mask):
+            _, _, stats, _ = cv2.connectedComponentsWithStats(mask[y0:y1, x0:x1], connectivity=4)
+            x, y, w, h, area = (stats[1:, i] for i in range(5))
+            keep = (
+                (w >= MIN_BLOB)
+                & (h >= MIN_BLOB)
+                & (w <= MAX_BLOB)
+                & (h <= MAX_BLOB)
+                & (np.abs(w - h) <= np.maximum(2, 0.2 * np.maximum(w, h)))
+                & (area >= 0.45 * w * h)
+                # a blob cut by the box edge is not a whole face
+                & (x > 0)
+                & (y > 0)
+                & (x + w < x1 - x0)
+                & (y + h < y1 - y0)
+            )
+            found = stats[1:][keep, :4].astype(np.float64)
+            found[:, 0] += x0
+            found[:, 1] += y0
+            parts.append(found)
+    found = np.concatenate(parts)
     return _Blobs(found[:, 0], found[:, 1], found[:, 2], found[:, 3])
 
 
@@ -191,38 +221,43 @@ def _groups(blobs: _Blobs, pitch: float) -> list[np.ndarray]:
     return sorted((g for g in groups if len(g) >= MIN_GROUP), key=len, reverse=True)
 
 
-def _fit_axis(centres: np.ndarray, pitch: float) -> tuple[np.ndarray, float, float]:
-    """Lattice indices, fitted pitch and fitted centre of index 0 along one axis."""
-    index = np.round((centres - centres.min()) / pitch).astype(np.int64)
-    if np.ptp(index) >= 1:
-        slope, intercept = np.polyfit(index, centres, 1)
-    else:
-        slope, intercept = pitch, float(np.mean(centres - index * pitch))
+def _fit_axis(edges: np.ndarray, pitch: float) -> tuple[np.ndarray, float, float]:
+    """Fit ``edge = start + index * pitch`` to cell-edge estimates: indices, pitch and start.
+
+    A second fit without the points the first left more than a tenth of a pitch away keeps a stray
+    blob (a digit hole, a JPEG smear) from tilting the lattice.
+    """
+    index = np.round((edges - edges.min()) / pitch).astype(np.int64)
+    keep = np.ones(len(edges), dtype=bool)
+    slope, intercept = pitch, float(np.median(edges - index * pitch))
+    for _ in range(2):
+        if np.ptp(index[keep]) < 1:
+            break
+        slope, intercept = np.polyfit(index[keep], edges[keep], 1)
+        keep = np.abs(edges - (intercept + slope * index)) <= max(1.0, 0.1 * pitch)
     return index, float(slope), float(intercept)
 
 
-def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry:
-    """Grid through one group of blobs: pitch from a least-squares fit, origin from the face offsets."""
+def _axis_pitch(blobs: _Blobs, horizontal: bool) -> float:
+    """The most common spacing between neighbouring blobs along one axis (falls back to the blob size)."""
+    along, across = (blobs.cx, blobs.cy) if horizontal else (blobs.cy, blobs.cx)
     size = np.maximum(blobs.w, blobs.h)
-    rough = float(np.median(size))
-    col, pitch_x, _ = _fit_axis(blobs.cx, rough if len(blobs.x) < 2 else _axis_pitch(blobs, True, rough))
-    row, pitch_y, _ = _fit_axis(blobs.cy, rough if len(blobs.x) < 2 else _axis_pitch(blobs, False, rough))
-    scale_x, scale_y = pitch_x / skin.cell_size, pitch_y / skin.cell_size
-    # Each blob is the face of the kind whose scaled size it matches best; its centre gives the origin.
+    peak = _pitch_peak(_neighbour_pairs(along, across, size)[2])
+    return peak if peak is not None else float(np.median(size)) * 1.2
+
+
+def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry:
+    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
+    rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
+    scale_x, scale_y = rough_x / skin.cell_size, rough_y / skin.cell_size
+    # Each blob is the face of the kind whose scaled size it matches best.
     widths = np.array([[k.width * scale_x] for k in kinds])
     kind = np.argmin(np.abs(widths - blobs.w[None, :]), axis=0)
-    offset_x = np.array([k.centre_x for k in kinds])[kind] * scale_x
-    offset_y = np.array([k.centre_y for k in kinds])[kind] * scale_y
-    left = float(np.median(blobs.cx - offset_x - (col - col.min()) * pitch_x))
-    top = float(np.median(blobs.cy - offset_y - (row - row.min()) * pitch_y))
+    left_edges = blobs.cx - np.array([k.centre_x for k in kinds])[kind] * scale_x
+    top_edges = blobs.cy - np.array([k.centre_y for k in kinds])[kind] * scale_y
+    col, pitch_x, left = _fit_axis(left_edges, rough_x)
+    row, pitch_y, top = _fit_axis(top_edges, rough_y)
     return Geometry(left, top, pitch_x, pitch_y, int(np.ptp(row)) + 1, int(np.ptp(col)) + 1)
-
-
-def _axis_pitch(blobs: _Blobs, horizontal: bool, rough: float) -> float:
-    along, across = (blobs.cx, blobs.cy) if horizontal else (blobs.cy, blobs.cx)
-    _, _, gaps = _neighbour_pairs(along, across, np.maximum(blobs.w, blobs.h))
-    peak = _pitch_peak(gaps)
-    return peak if peak is not None else rough * 1.2
 
 
 def _strip_fits(reading: CellReading, reference: CellReading) -> bool:
@@ -309,7 +344,11 @@ def _candidates(image: np.ndarray, skin: Skin, tolerance: int) -> list[Location]
         used = []
         for group in _groups(sub, pitch):
             used.append(group)
-            location = _locate_group(image, sub.take(group), kinds, skin)
+            members = sub.take(group)
+            x, y = float(np.median(members.cx)), float(np.median(members.cy))
+            if any(f.geometry.region().contains(x, y) for f in found):
+                continue  # more blobs of a board already found
+            location = _locate_group(image, members, kinds, skin)
             if location is not None and not any(_overlaps(location.geometry, f.geometry) for f in found):
                 found.append(location)
         if not used:
