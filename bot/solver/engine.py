@@ -266,7 +266,9 @@ def solve(know: Knowledge, total: int | None, node_budget: int = NODE_BUDGET) ->
             else next((divmod(j, cols) for j, v in enumerate(cells) if v == 10), None)
         )
         raise ContradictionError(
-            f"{know.known_mines()} mines are flagged or proven but the board has only {total}", where
+            f"{know.known_mines()} mines are flagged or proven (e.g. cell {where}) "
+            f"but the board has only {total}",
+            where,
         )
     exact = mines_left is not None and all(c is not None for c in counted)
     if exact:
@@ -314,10 +316,10 @@ def _combine_exact(
                 f"(first number involved: {divmod(k, cols)})",
                 divmod(k, cols),
             )
-        cell = off[0] if off else next(iter(know.cell_cons), None)
-        where = divmod(cell, cols) if cell is not None else None
+        cell = off[0] if off else next(iter(know.cell_cons), min(know.known, default=0))
+        where = divmod(cell, cols)
         raise ContradictionError(
-            f"{mines_left} mines are left but too few covered cells can hold them", where
+            f"{mines_left} mines are left but too few covered cells can hold them (e.g. cell {where})", where
         )
     for r, rc in enumerate(counted):
         assert rc is not None

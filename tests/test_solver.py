@@ -1,0 +1,266 @@
+"""The solver: exact probabilities against brute force, certain rules, contradictions, first clicks, moves."""
+
+import itertools
+import math
+import random
+import sys
+
+import numpy as np
+import pytest
+
+from bot.board import Board, Cell, neighbour_table
+from bot.bench import BenchOptions, play_game
+from bot.errors import ContradictionError, GameOverError
+from bot.game import FirstClickRule, find_level
+from bot.solver import Action, Move, choose_move, choose_moves, mine_probabilities
+from bot.solver.engine import solve
+from bot.solver.rules import Knowledge
+
+
+def brute_force(board: Board, total: int) -> np.ndarray | None:
+    """P(mine) by enumerating every placement of the mines left over the covered cells; None if none fits."""
+    rows, cols = board.shape
+    cells = board.cells.ravel().tolist()
+    nbrs = neighbour_table(rows, cols)
+    covered = [i for i, v in enumerate(cells) if v == Cell.COVERED]
+    left = total - sum(1 for v in cells if v == Cell.FLAG)
+    if left < 0:
+        return None
+    hits = [0] * len(covered)
+    solutions = 0
+    for combo in itertools.combinations(range(len(covered)), left):
+        mine = {covered[k] for k in combo}
+        if all(
+            v > 8 or sum(1 for j in nbrs[i] if j in mine or cells[j] == Cell.FLAG) == v
+            for i, v in enumerate(cells)
+        ):
+            solutions += 1
+            for k in combo:
+                hits[k] += 1
+    if not solutions:
+        return None
+    out = np.full(rows * cols, np.nan)
+    for k, i in enumerate(covered):
+        out[i] = hits[k] / solutions
+    return out.reshape(rows, cols)
+
+
+def random_position(rng: random.Random, corrupt: float = 0.0) -> Board:
+    """A small random position: some cells revealed truthfully, some flagged, maybe one corrupted number."""
+    rows, cols = rng.randint(2, 5), rng.randint(2, 5)
+    mines = rng.randint(1, rows * cols // 3 + 1)
+    mine = set(rng.sample(range(rows * cols), mines))
+    nbrs = neighbour_table(rows, cols)
+    grid = []
+    for i in range(rows * cols):
+        if rng.random() < 0.45:
+            grid.append(Cell.COVERED)
+        elif i in mine:
+            grid.append(Cell.FLAG if rng.random() < 0.3 else Cell.COVERED)
+        else:
+            grid.append(sum(1 for j in nbrs[i] if j in mine))
+    if rng.random() < corrupt:
+        grid[rng.randrange(rows * cols)] = rng.randint(0, 8)
+    return Board(np.array(grid, dtype=np.int8).reshape(rows, cols), mines)
+
+
+def test_probabilities_match_brute_force_on_thousands_of_positions():
+    rng = random.Random(20240601)
+    checked = contradictions = 0
+    for _ in range(2500):
+        board = random_position(rng, corrupt=0.15)
+        expected = brute_force(board, board.mines)
+        if expected is None:
+            with pytest.raises(ContradictionError) as info:
+                mine_probabilities(board)
+            cell = info.value.cell
+            assert cell is None or board.in_bounds(cell)
+            contradictions += 1
+            continue
+        got = mine_probabilities(board)
+        assert np.array_equal(np.isnan(got), np.isnan(expected)), board
+        assert np.allclose(np.nan_to_num(got), np.nan_to_num(expected), rtol=0, atol=1e-9), board
+        checked += 1
+    assert checked > 1500 and contradictions > 100
+
+
+def test_certain_cells_are_exactly_zero_or_one_and_agree_with_the_moves():
+    rng = random.Random(7)
+    for _ in range(300):
+        board = random_position(rng)
+        probs = mine_probabilities(board)
+        try:
+            moves = choose_moves(board, flags=True)
+        except GameOverError:  # nothing left to open
+            assert not (probs < 1.0).any()
+            continue
+        if board.is_fresh() or any(m.probability > 0 and m.action is Action.OPEN for m in moves):
+            assert not (probs == 0.0).any()  # a guess only when nothing is certain
+            continue
+        for m in moves:
+            for cell in m.opens:
+                assert probs[cell] == 0.0
+            if m.action is Action.FLAG:
+                assert probs[m.cell] == 1.0
+
+
+def test_off_frontier_cells_share_one_probability_with_huge_binomials():
+    board = Board.new(16, 30, 99)
+    board[0, 0] = Cell.ONE
+    probs = mine_probabilities(board)
+    # the 1 has 3 covered neighbours; 476 cells elsewhere share 98 mines in the exact weighting
+    assert math.isclose(np.nansum(probs), 99, rel_tol=1e-12)
+    far = probs[10, 10]
+    assert np.allclose(probs[3:, 3:], far)
+    assert math.isclose(probs[0, 1] * 3, 1.0, rel_tol=1e-12)
+
+
+def test_unknown_total_weighs_regions_independently():
+    board = Board.from_text("1..\n...\n...")  # mines unknown
+    probs = mine_probabilities(board)
+    assert probs[0, 1] == pytest.approx(1 / 3)  # exactly one mine among the three cells, each equally likely
+    assert probs[2, 2] == pytest.approx(0.2)  # the assumed density off the frontier
+    assert choose_move(Board.from_text("01.\n01.\n01.")).probability == 0.0
+
+
+def test_rules_find_certain_cells_with_reasons():
+    moves = choose_moves(Board.from_text("01.\n01.\n01.", mines=1))
+    assert {m.cell for m in moves} == {(0, 2), (2, 2)}
+    assert all(m.action is Action.OPEN and m.probability == 0.0 for m in moves)
+    assert {m.reason for m in moves} <= {"single-number rule", "subset rule", "pair rule"}
+    # a classic 1-2 pattern on a wall: the pair rule proves the far cell of the 2 a mine and the 1's other safe
+    board = Board.from_text("....\n121.\n000.", mines=2)
+    know = Knowledge.from_board(board)
+    assert know.known  # something is proven by rules alone
+    probs = mine_probabilities(board)
+    for j, mine in know.known.items():
+        assert probs[divmod(j, 4)] == (1.0 if mine else 0.0)
+
+
+def test_flags_mode_flags_mines_and_chords():
+    board = Board.from_text("111\n1..\n1..", mines=1)
+    moves = choose_moves(board, flags=False)
+    assert all(m.action is Action.OPEN for m in moves)
+    board = Board.from_text("01.\n01.\n01.", mines=1)
+    moves = choose_moves(board, flags=True)
+    assert moves[0] == Move(Action.FLAG, (1, 2), 1.0, moves[0].reason)
+    chord = [m for m in moves if m.action is Action.CHORD]
+    assert chord and set(chord[0].opens) == {(0, 2), (2, 2)}
+
+
+@pytest.mark.parametrize(
+    ("text", "mines", "cell"),
+    [
+        ("1F\nF.", 3, (0, 0)),  # more flags around a number than it shows
+        ("3.\n00", 3, (0, 0)),  # needs 3 mines, only 1 covered neighbour
+        ("1.1\n000", 2, None),  # the 0s say no mine, the 1s need one
+        ("F.\n..", 0, (0, 0)),  # more flags than the total
+        ("1..\n...", 5, None),  # too many mines for the cells left (cell named below)
+        ("11\n..", 0, (0, 0)),  # numbers need more mines than the total
+    ],
+)
+def test_contradictions_name_a_cell(text, mines, cell):
+    board = Board.from_text(text, mines=mines)
+    with pytest.raises(ContradictionError) as info:
+        mine_probabilities(board)
+    assert info.value.cell is not None and board.in_bounds(info.value.cell)
+    if cell is not None:
+        assert info.value.cell == cell
+    assert str(info.value.cell) in str(info.value)
+    with pytest.raises(ContradictionError):
+        choose_moves(board)
+
+
+def test_game_over_boards_raise():
+    for text in ("1*\n..", "1X\n..", "1W\n.."):
+        with pytest.raises(GameOverError) as info:
+            choose_move(Board.from_text(text, mines=1))
+        assert info.value.cell == (0, 1)
+    with pytest.raises(GameOverError):
+        choose_move(Board.from_text("1F\n11", mines=1))  # nothing left to open
+
+
+@pytest.mark.parametrize(
+    ("rule", "shape", "cell"),
+    [
+        ("safe", (16, 30), (0, 0)),
+        ("winxp", (16, 30), (0, 0)),
+        ("none", (9, 9), (0, 0)),
+        ("zero", (16, 30), (3, 3)),
+        (FirstClickRule.ZERO, (9, 9), (3, 3)),
+        ("zero", (3, 5), (1, 2)),
+    ],
+)
+def test_first_click_per_rule(rule, shape, cell):
+    move = choose_move(Board.new(*shape, mines=2), rule=rule)
+    assert move.action is Action.OPEN and move.cell == cell and move.opens == (cell,)
+    assert move.reason.startswith("first click")
+    assert move.probability == (2 / (shape[0] * shape[1]) if rule == "none" else 0.0)
+
+
+def test_move_formatting_and_dict():
+    move = Move(Action.OPEN, (3, 7), 0.123, "subset rule", ((3, 7),))
+    assert str(move) == "open (3, 7) p=0.12: subset rule"
+    assert move.to_dict() == {
+        "action": "open",
+        "cell": [3, 7],
+        "probability": 0.123,
+        "reason": "subset rule",
+        "opens": [[3, 7]],
+    }
+    chord = Move(Action.CHORD, (1, 1), 0.0, "chord", ((0, 2), (2, 2)))
+    assert chord.to_dict()["opens"] == [[0, 2], [2, 2]] and str(chord).startswith("chord (1, 1) p=0.00")
+
+
+def test_guess_prefers_a_corner_off_the_frontier_and_is_deterministic():
+    board = Board.new(9, 9, 10)
+    board[4, 4] = Cell.TWO  # its neighbours: 2 in 8; everywhere else: 8 in 72
+    probs = mine_probabilities(board)
+    assert probs[3, 3] == pytest.approx(0.25) and probs[0, 0] == pytest.approx(8 / 72)
+    for policy in ("best", "fast"):
+        move = choose_move(board, seed=1, policy=policy)
+        assert move.action is Action.OPEN and move.probability == pytest.approx(8 / 72)
+        assert move.cell in {(0, 0), (0, 8), (8, 0), (8, 8)}  # fewest covered neighbours
+        assert move == choose_move(board, seed=1, policy=policy)
+    assert choose_move(board) == choose_move(board)  # seed None is deterministic too
+
+
+def test_isolated_fifty_fifty_is_taken_at_once():
+    # (0,0)/(0,1) hold one mine and only numbers that touch both see them: no click can ever tell
+    board = Board.from_text("..F\n13F\n011", mines=3)
+    move = choose_move(board)
+    assert move.cell in {(0, 0), (0, 1)} and move.probability == pytest.approx(0.5)
+    assert "isolated 50/50" in move.reason
+    # the same pair with a number that touches only one of them is not isolated: it is solved instead
+    assert choose_move(Board.from_text("..1\n111\n000", mines=1)).probability == 0.0
+
+
+def midgame_boards(level: str, games: int, seed: int) -> list[Board]:
+    """Boards seen while the solver plays simulated games (every position after a move, game not over)."""
+    boards: list[Board] = []
+    options = BenchOptions(find_level(level), FirstClickRule.SAFE, games, seed)
+    for i in range(games):
+        play_game(options, i, lambda move, board: boards.append(board) if not board.is_lost() else None)
+    return [b for b in boards if not b.is_won() and not b.is_fresh()]
+
+
+def test_large_region_past_the_budget_is_approximated_safely():
+    boards = midgame_boards("expert", 3, seed=11)
+    approximated = 0
+    for board in boards[::5]:
+        know = Knowledge.from_board(board)
+        approx = solve(know, board.mines, node_budget=3)
+        exact = solve(know, board.mines)
+        approximated += not approx.exact
+        for j, p in approx.prob.items():
+            if exact.prob[j] not in (0.0, 1.0):
+                assert 0.0 < p < 1.0  # never claims a certainty it does not have
+            elif j in know.known:
+                assert p == exact.prob[j]
+    assert approximated > 5
+
+
+def test_solver_imports_no_screen_libraries():
+    assert "bot.solver" in sys.modules
+    for name in ("cv2", "mss", "pyautogui"):
+        assert name not in sys.modules or "bot.vision" in sys.modules or "bot.capture" in sys.modules
