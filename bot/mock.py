@@ -17,6 +17,7 @@ records the clicks, showing the next frame after each one.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,7 +168,7 @@ class SimClient:
         button = "chord" if event.kind == "chord" else event.detail
         face = self.geometry.face
         on_face = face is not None and face.contains(x, y)
-        cell = self.geometry.cell_at(x, y)
+        cell = self.cell_at(x, y)
         self.clicks += 1
         self.history.append(SimClick(x, y, button, cell, on_face))
         if on_face and button == "left":
@@ -218,9 +219,21 @@ class SimClient:
             self._frame_key = key
         return self._screen
 
-    def cell_under(self, cell: Coord) -> tuple[int, int]:
-        """The screen pixel to click for ``cell``."""
-        return self.geometry.cell_center(cell)
+    def cell_at(self, x: int, y: int) -> Coord | None:
+        """The cell drawn under screen pixel (x, y), or None.
+
+        :meth:`Geometry.cell_at` floors ``(x - left) / pitch`` while cells are drawn from
+        ``round(left + c * pitch)``; at fractional pitches they differ on a cell's first or last
+        pixel column, and the click must go to the cell the player sees there.
+        """
+        g = self.geometry
+        r = min(max(math.floor((y - g.top) / g.pitch_y), 0), g.rows - 1)
+        c = min(max(math.floor((x - g.left) / g.pitch_x), 0), g.cols - 1)
+        candidates = [(rr, cc) for rr in (r, r - 1, r + 1) for cc in (c, c - 1, c + 1)]
+        for cell in candidates:
+            if 0 <= cell[0] < g.rows and 0 <= cell[1] < g.cols and g.cell_rect(cell).contains(x, y):
+                return cell
+        return None
 
     def close(self) -> None:
         self.capture.close()

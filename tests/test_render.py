@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 
 import cv2
@@ -271,3 +273,10 @@ def test_jpeg_roundtrip_is_lossy_but_close() -> None:
     assert np.abs(lossy.astype(int) - image.astype(int)).mean() < 8
     with pytest.raises(RenderError, match="quality"):
         jpeg_roundtrip(image, 0)
+
+
+@pytest.mark.parametrize("name", ["bot.render", "bot.capture", "bot.input", "bot.mock"])
+def test_docstring_examples_of_the_screen_modules(name: str) -> None:
+    """The examples in the renderer, capture, input and mock modules' docstrings run."""
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
