@@ -167,6 +167,19 @@ def play_game(
     return GameRecord(seed, game.status.value == "won", move_ms, guesses, guessed)
 
 
+def sample_positions(options: BenchOptions, every: int = 1) -> list[Board]:
+    """Mid-game boards (not fresh, not over) seen while the solver plays ``options.games`` games.
+
+    Every ``every``-th position of each game is kept: test and benchmark material from real play.
+    """
+    boards: list[Board] = []
+    for i in range(options.games):
+        seen: list[Board] = []
+        play_game(options, i, lambda _move, board, seen=seen: seen.append(board))
+        boards += [b for b in seen[::every] if not (b.is_lost() or b.is_won() or b.is_fresh())]
+    return boards
+
+
 def _apply(game: Game, move: Move) -> None:
     if move.action is Action.OPEN:
         game.open(move.cell)

@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
+from bot.bench import BenchOptions, sample_positions
 from bot.board import Board, Cell, neighbour_table
-from bot.bench import BenchOptions, play_game
 from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_level
 from bot.solver import Action, Move, choose_move, choose_moves, mine_probabilities
@@ -128,7 +128,7 @@ def test_rules_find_certain_cells_with_reasons():
     assert {m.cell for m in moves} == {(0, 2), (2, 2)}
     assert all(m.action is Action.OPEN and m.probability == 0.0 for m in moves)
     assert {m.reason for m in moves} <= {"single-number rule", "subset rule", "pair rule"}
-    # a classic 1-2 pattern on a wall: the pair rule proves the far cell of the 2 a mine and the 1's other safe
+    # a 1-2-1 on a wall: the rules alone prove cells, and the engine agrees with them
     board = Board.from_text("....\n121.\n000.", mines=2)
     know = Knowledge.from_board(board)
     assert know.known  # something is proven by rules alone
@@ -235,17 +235,8 @@ def test_isolated_fifty_fifty_is_taken_at_once():
     assert choose_move(Board.from_text("..1\n111\n000", mines=1)).probability == 0.0
 
 
-def midgame_boards(level: str, games: int, seed: int) -> list[Board]:
-    """Boards seen while the solver plays simulated games (every position after a move, game not over)."""
-    boards: list[Board] = []
-    options = BenchOptions(find_level(level), FirstClickRule.SAFE, games, seed)
-    for i in range(games):
-        play_game(options, i, lambda move, board: boards.append(board) if not board.is_lost() else None)
-    return [b for b in boards if not b.is_won() and not b.is_fresh()]
-
-
 def test_large_region_past_the_budget_is_approximated_safely():
-    boards = midgame_boards("expert", 3, seed=11)
+    boards = sample_positions(BenchOptions(find_level("expert"), FirstClickRule.SAFE, 3, 11))
     approximated = 0
     for board in boards[::5]:
         know = Knowledge.from_board(board)

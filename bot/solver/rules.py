@@ -41,6 +41,18 @@ def check_playable(board: Board) -> None:
         )
 
 
+def count_around(mask: np.ndarray) -> np.ndarray:
+    """For every cell, how many of its 8 neighbours are set in ``mask`` (vectorised)."""
+    rows, cols = mask.shape
+    padded = np.pad(mask, 1).astype(np.int16)
+    return sum(
+        padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr, dc) != (0, 0)
+    )
+
+
 class Knowledge:
     """What is certain about a board: rule-proven mines and safe cells, and the open constraints.
 
@@ -75,22 +87,9 @@ class Knowledge:
         check_playable(board)
         rows, cols = board.shape
         grid = board.cells
-        covered = grid == COVERED
-        padded = np.pad(covered, 1).astype(np.int8)
-        around = sum(
-            padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-            for dr in (-1, 0, 1)
-            for dc in (-1, 0, 1)
-            if (dr, dc) != (0, 0)
-        )
+        around = count_around(grid == COVERED)
         flagged = grid == FLAG
-        pf = np.pad(flagged, 1).astype(np.int8)
-        flag_around = sum(
-            pf[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-            for dr in (-1, 0, 1)
-            for dc in (-1, 0, 1)
-            if (dr, dc) != (0, 0)
-        )
+        flag_around = count_around(flagged)
         numbers = grid <= Cell.EIGHT
         too_many_flags = numbers & (flag_around > grid)
         if too_many_flags.any():
