@@ -28,9 +28,15 @@ from bot.board import Coord
 from bot.capture import ReplayCapture, SimCapture
 from bot.errors import MinebotError
 from bot.game import FirstClickRule, Game, GameStatus, Level, find_level, find_rule
-from bot.geometry import Geometry
 from bot.input import InputEvent, RecordingInput, SimInput
-from bot.render import CELL_UNITS, CLASSIC, draw_client, render_screen, resolve_skin
+from bot.render import (
+    CLASSIC,
+    WindowLayout,
+    paint_board,
+    paint_status,
+    render_screen,
+    resolve_skin,
+)
 from bot.skin import Skin
 
 LOGGER = logging.getLogger(__name__)
@@ -59,6 +65,10 @@ class SimClient:
     ``left_click_chords`` (minesweeper.online does that). A click on the face or F2 starts a new game
     with the next seed. The timer runs on a fake clock: each action advances it by
     ``seconds_per_action``, and :meth:`tick` advances it by hand, so runs are deterministic.
+    The size is a level name (``"expert"``, ``"16x30/99"``) or ``rows``, ``cols`` and ``mines``.
+
+    Raises:
+        SimError: for an unknown or impossible level or first-click rule.
     """
 
     def __init__(
@@ -73,14 +83,21 @@ class SimClient:
         clutter: bool = True,
         left_click_chords: bool = False,
         seconds_per_action: float = 0.5,
+        *,
+        rows: int | None = None,
+        cols: int | None = None,
+        mines: int | None = None,
     ) -> None:
         try:
+            if (rows, cols, mines) != (None, None, None):
+                if None in (rows, cols, mines):
+                    raise ValueError(f"give rows, cols and mines together, got {rows=} {cols=} {mines=}")
+                level = f"{rows}x{cols}/{mines}"
             self.level = find_level(level) if isinstance(level, str) else level
             self.skin = resolve_skin(skin)
             self.rule = find_rule(rule or (self.skin.first_click_rule if self.skin else FirstClickRule.WINXP))
         except ValueError as exc:
             raise SimError(str(exc)) from exc
-        self.skin_arg = skin
         self.scale = scale
         self.seed = seed
         self.screen_size = screen_size
@@ -107,9 +124,11 @@ class SimClient:
             seconds=0,
         )
         region = self.geometry.region()
-        window, local = self._draw_window()
-        self.origin = (region.left - round(local.left), region.top - round(local.top))
+        self.layout = WindowLayout.compute(region.width, region.height, scale)
+        self.origin = (region.left - self.layout.board_left, region.top - self.layout.board_top)
+        """The window's top-left corner on the screen."""
         self._screen = screen
+        self._shown_cells = self.game.board.cells.copy()
         self._frame_key: tuple | None = self._state_key()
         self.capture = SimCapture(self)
         self.input = SimInput(self)
@@ -197,25 +216,17 @@ class SimClient:
     def _state_key(self) -> tuple:
         return (self.game.board.cells.tobytes(), self.game.status, self.mines_left, self.seconds)
 
-    def _draw_window(self) -> tuple[np.ndarray, Geometry]:
-        skin = self.skin
-        return draw_client(
-            self.game.board,
-            skin,
-            self.scale,
-            skin.cell_size if skin else CELL_UNITS,
-            self.game.status,
-            self.mines_left,
-            self.seconds,
-        )
-
     def frame(self) -> np.ndarray:
         """The whole current screen (BGR). Re-drawn only when the game, counters or timer changed."""
         key = self._state_key()
         if key != self._frame_key:
-            window, _ = self._draw_window()
-            x, y = self.origin
-            self._screen[y : y + window.shape[0], x : x + window.shape[1]] = window
+            board = self.game.board
+            changed = board.cells_where(board.cells != self._shown_cells)
+            paint_board(self._screen, board, self.skin, self.geometry, changed)
+            paint_status(
+                self._screen, self.layout, self.skin, self.status, self.mines_left, self.seconds, self.origin
+            )
+            self._shown_cells = board.cells.copy()
             self._frame_key = key
         return self._screen
 

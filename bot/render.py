@@ -19,7 +19,7 @@ import argparse
 import json
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Board, Cell
+from bot.board import Board, Cell, Coord
 from bot.errors import MinebotError
 from bot.game import GameStatus
 from bot.geometry import Geometry, Region
@@ -373,9 +373,18 @@ def _cell_image(skin: Skin | None, cell: Cell, width: int, height: int) -> np.nd
     return _resize(skin.cells[cell], width, height)
 
 
-def _paint_board(target: np.ndarray, board: Board, skin: Skin | None, geometry: Geometry) -> None:
-    """Paint every cell into ``target`` at the positions ``geometry`` gives (relative to target)."""
-    for row, col in board:
+def paint_board(
+    target: np.ndarray,
+    board: Board,
+    skin: Skin | None,
+    geometry: Geometry,
+    cells: Iterable[Coord] | None = None,
+) -> None:
+    """Paint cells (default: all) into ``target`` where ``geometry`` puts them (target coordinates).
+
+    ``skin`` is None for the vector-drawn classic skin (see :func:`resolve_skin`).
+    """
+    for row, col in board if cells is None else cells:
         rect = geometry.cell_rect((row, col))
         target[rect.top : rect.bottom, rect.left : rect.right] = _cell_image(
             skin, board[row, col], rect.width, rect.height
@@ -397,7 +406,7 @@ def render_board(board: Board, skin: Skin | str = CLASSIC, scale: float = 1.0) -
     geometry = _board_geometry(board, loaded.cell_size if loaded else CELL_UNITS, scale)
     region = geometry.region()
     image = np.empty((region.height, region.width, 3), np.uint8)
-    _paint_board(image, board, loaded, geometry)
+    paint_board(image, board, loaded, geometry)
     return image
 
 
@@ -508,6 +517,26 @@ def _paste(target: np.ndarray, image: np.ndarray, region: Region) -> None:
     target[region.top : region.bottom, region.left : region.right] = image
 
 
+def paint_status(
+    target: np.ndarray,
+    layout: WindowLayout,
+    skin: Skin | None,
+    status: GameStatus,
+    mines_left: int,
+    seconds: int,
+    offset: tuple[int, int] = (0, 0),
+) -> bool:
+    """Paint the two counters and the face of a window laid out by ``layout`` whose corner is at
+    ``offset`` in ``target``; returns whether the skin has a face to paint."""
+    m, t, f = (r.offset(*offset) for r in (layout.mines_counter, layout.timer, layout.face))
+    _paste(target, classic_counter(mines_left, m.width, m.height), m)
+    _paste(target, classic_counter(seconds, t.width, t.height), t)
+    face = _face_image(skin, status, f.width)
+    if face is not None:
+        _paste(target, face, f)
+    return face is not None
+
+
 def draw_client(
     board: Board,
     skin: Skin | None,
@@ -531,12 +560,7 @@ def draw_client(
     canvas.bevel(c.left, c.top, c.right, c.bottom, bevel, WHITE, DARK)
     canvas.bevel(hd.left, hd.top, hd.right, hd.bottom, edge, DARK, WHITE)
     canvas.bevel(bf.left, bf.top, bf.right, bf.bottom, sunk, DARK, WHITE)
-    m, t = layout.mines_counter, layout.timer
-    _paste(window, classic_counter(mines_left, m.width, m.height), m)
-    _paste(window, classic_counter(seconds, t.width, t.height), t)
-    face = _face_image(skin, status, layout.face.width)
-    if face is not None:
-        _paste(window, face, layout.face)
+    has_face = paint_status(window, layout, skin, status, mines_left, seconds)
     geometry = Geometry(
         left=layout.board_left,
         top=layout.board_top,
@@ -544,9 +568,9 @@ def draw_client(
         pitch_y=pitch,
         rows=board.rows,
         cols=board.cols,
-        face=layout.face if face is not None else None,
+        face=layout.face if has_face else None,
     )
-    _paint_board(window, board, skin, geometry)
+    paint_board(window, board, skin, geometry)
     return window, geometry
 
 
@@ -674,7 +698,7 @@ def render_screen(
         board, loaded, scale, loaded.cell_size if loaded else CELL_UNITS, status, mines_left, seconds
     )
     wh, ww = window.shape[:2]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, 0])  # placement; the desktop has its own stream below
     if origin is None:
         if ww > width or wh > height:
             raise RenderError(f"a {ww}x{wh} window does not fit a {width}x{height} screen")
@@ -683,6 +707,7 @@ def render_screen(
     ox, oy = origin
     if ox < 0 or oy < 0 or ox + ww > width or oy + wh > height:
         raise RenderError(f"a {ww}x{wh} window at origin {origin!r} does not fit a {width}x{height} screen")
+    rng = np.random.default_rng([seed, 1])  # the same desktop whether the origin is given or drawn
     screen = _background(rng, width, height)
     canvas = _pixel_canvas(screen)
     if clutter:

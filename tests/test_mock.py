@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import bot.mock
 from bot.board import Cell
 from bot.capture import CaptureBackend
 from bot.errors import CaptureError
 from bot.game import GameStatus
 from bot.input import InputBackend
 from bot.mock import ReplayClient, SimClient, SimError
-from bot.render import classic_cell, classic_face
+from bot.render import classic_cell, classic_face, render_screen
 
 
 def sim(**options) -> SimClient:
@@ -164,27 +165,46 @@ def test_left_click_on_a_number_does_not_chord_by_default() -> None:
     assert all(client.game.board[n] == Cell.COVERED for n in safe)
 
 
-def test_frames_are_cached_until_something_changes() -> None:
+def test_frames_are_cached_until_something_changes(monkeypatch) -> None:
     client = sim()
-    draws = 0
-    original = client._draw_window
+    painted: list[list[tuple[int, int]] | None] = []
+    original = bot.mock.paint_board
 
-    def counting():
-        nonlocal draws
-        draws += 1
-        return original()
+    def counting(target, board, skin, geometry, cells=None):  # type: ignore[no-untyped-def]
+        painted.append(None if cells is None else list(cells))
+        original(target, board, skin, geometry, cells)
 
-    client._draw_window = counting  # type: ignore[method-assign]
+    monkeypatch.setattr(bot.mock, "paint_board", counting)
     for _ in range(5):
         client.capture.grab()
-    assert draws == 0
-    client.input.click(*client.geometry.cell_center((1, 1)))
+    assert painted == []
+    client.input.click(*client.geometry.cell_center((1, 1)), "right")
     client.capture.grab()
     client.capture.grab()
-    assert draws == 1
+    assert painted == [[(1, 1)]]
     client.input.move(5, 5)
     client.capture.grab()
-    assert draws == 1 and client.pointer == (5, 5)
+    assert len(painted) == 1 and client.pointer == (5, 5)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.04])
+def test_incremental_frames_equal_a_full_render(scale: float) -> None:
+    client = sim(rule="safe", seed=8, scale=scale, clutter=True, screen_size=(1024, 768))
+    for cell, button in [((0, 0), "right"), ((4, 4), "left"), ((8, 0), "left"), ((0, 0), "right")]:
+        client.input.click(*client.geometry.cell_center(cell), button)
+        client.tick(2.5)
+        expected, geometry = render_screen(
+            client.game.board,
+            scale=scale,
+            status=client.status,
+            mines_left=client.mines_left,
+            seconds=client.seconds,
+            screen_size=(1024, 768),
+            origin=client.origin,
+            seed=8,
+        )
+        assert geometry == client.geometry
+        assert np.array_equal(client.capture.grab(), expected), cell
 
 
 def test_sim_backends_are_ordinary_backends() -> None:
@@ -193,6 +213,11 @@ def test_sim_backends_are_ordinary_backends() -> None:
     assert client.geometry.region().width == 30 * 16 and client.game.mines == 99
     with pytest.raises(SimError, match="level"):
         sim(level="huge")
+    assert sim(rows=5, cols=12, mines=7).game.board.shape == (5, 12)
+    with pytest.raises(SimError, match="together"):
+        sim(rows=5, cols=12)
+    with pytest.raises(SimError, match="impossible"):
+        sim(rows=2, cols=2, mines=4)
     with pytest.raises(SimError, match="rule"):
         sim(rule="lucky")
     client.close()
