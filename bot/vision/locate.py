@@ -231,7 +231,7 @@ def _fit_axis(edges: np.ndarray, pitch: float) -> tuple[np.ndarray, float, float
     keep = np.ones(len(edges), dtype=bool)
     slope, intercept = pitch, float(np.median(edges - index * pitch))
     for _ in range(2):
-        if np.ptp(index[keep]) < 1:
+        if keep.sum() < 2 or np.ptp(index[keep]) < 1:
             break
         slope, intercept = np.polyfit(index[keep], edges[keep], 1)
         keep = np.abs(edges - (intercept + slope * index)) <= max(1.0, 0.1 * pitch)

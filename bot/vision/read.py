@@ -1,0 +1,138 @@
+"""The one entry point from pixels to a board: locate (once), classify, read the status.
+
+:func:`read_screen` finds the board on a whole screenshot (trying every known skin for ``"auto"``);
+:func:`read_board` re-reads only the board region each move, with the geometry already known.
+The play loop and ``minebot dry-run`` both go through here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from bot.board import Board
+from bot.errors import BoardNotFoundError, MinebotError
+from bot.game import LEVELS, GameStatus
+from bot.geometry import Geometry
+from bot.skin import Skin, find_skin, list_skins
+from bot.vision.classify import CellReading, classify_cells
+from bot.vision.locate import Location, locate_board
+from bot.vision.status import FaceMatch, find_face, status_from_board
+
+LOGGER = logging.getLogger(__name__)
+
+AUTO = "auto"
+
+STANDARD_MINES: dict[tuple[int, int], int] = {
+    shape: level.mines
+    for level in LEVELS.values()
+    for shape in ((level.rows, level.cols), (level.cols, level.rows))
+}
+"""Mine count of each standard level by board shape (either orientation)."""
+
+
+def standard_mines(rows: int, cols: int) -> int | None:
+    """The mine count of the standard level of that size (9x9: 10, 16x16: 40, 16x30: 99), else None."""
+    return STANDARD_MINES.get((rows, cols))
+
+
+@dataclass(eq=False)
+class Reading:
+    """What one screenshot shows: the board, where it is, the game status, the skin and confidences."""
+
+    board: Board
+    geometry: Geometry
+    """Cell geometry in the image's pixel coordinates (``.face`` set when a face was found)."""
+    status: GameStatus
+    skin: Skin
+    cells: CellReading
+    """Per-cell best and second-best states, distances and confidences."""
+    face: FaceMatch | None = None
+    skin_score: float = 0.0
+    """Mean cell confidence with this skin (what ``auto`` compares)."""
+    notes: list[str] = field(default_factory=list)
+    """How the board was found: fallbacks taken and skins tried."""
+
+    @property
+    def confidence(self) -> np.ndarray:
+        """``(rows, cols)`` per-cell confidence (margin of the best template over the second)."""
+        return self.cells.confidence
+
+    @property
+    def skin_name(self) -> str:
+        return self.skin.name
+
+
+def _resolve(skin: Skin | str) -> Skin:
+    return skin if isinstance(skin, Skin) else find_skin(skin)
+
+
+def _finish(
+    image: np.ndarray, cells: CellReading, skin: Skin, mines: int | None, notes: list[str], score: float
+) -> Reading:
+    """Board (raising on an uncertain cell), face and status from a classified grid."""
+    geometry = cells.geometry
+    board = cells.board(mines if mines is not None else standard_mines(geometry.rows, geometry.cols))
+    face = find_face(image, geometry, skin)
+    if face is not None:
+        geometry = replace(geometry, face=face.region)
+    status = status_from_board(board, face)
+    return Reading(board, geometry, status, skin, cells, face, score, notes)
+
+
+def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: int | None = None) -> Reading:
+    """Re-read a board whose geometry is known (the fast path, every move).
+
+    ``image`` is what was grabbed (e.g. only the board and face region) and ``geometry`` is in its
+    pixel coordinates. ``mines`` defaults to the standard level's count for the board's size.
+
+    Raises:
+        RecognitionError: a cell could not be read confidently (names it, its best match, confidence).
+    """
+    skin = _resolve(skin)
+    cells = classify_cells(image, geometry, skin)
+    return _finish(image, cells, skin, mines, [], float(cells.confidence.mean()))
+
+
+def locate(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
+    """Find the board with one skin, or with each known skin for ``"auto"`` (the best fit wins).
+
+    Raises:
+        BoardNotFoundError: no skin finds a board (each skin's reason is given), or a skin finds two.
+        SkinError: a named skin does not exist or is broken.
+    """
+    if not (isinstance(skin, str) and skin == AUTO):
+        return locate_board(image, _resolve(skin))
+    found: list[Location] = []
+    failures: list[str] = []
+    for name in sorted(list_skins()):
+        try:
+            found.append(locate_board(image, find_skin(name)))
+        except BoardNotFoundError as exc:
+            if "boards found" in str(exc):
+                raise
+            failures.append(f"{name}: {exc}")
+        except MinebotError as exc:
+            failures.append(f"{name}: {exc}")
+    if not found:
+        raise BoardNotFoundError("no board found with any known skin (" + "; ".join(failures) + ")")
+    found.sort(key=lambda location: location.score, reverse=True)
+    best = found[0]
+    tried = ", ".join(f"{f.skin.name} {f.score:.2f}" for f in found[1:])
+    note = f"auto skin: {best.skin.name} (score {best.score:.2f})" + (f"; also fit: {tried}" if tried else "")
+    best.notes.append(note)
+    LOGGER.info(note)
+    return best
+
+
+def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = None) -> Reading:
+    """Locate the board on a whole screenshot and read it: board, geometry, status, skin, confidences.
+
+    Raises:
+        BoardNotFoundError: no board, or more than one (saying where each is).
+        RecognitionError: the board was found but a cell cannot be read confidently.
+    """
+    location = locate(image, skin)
+    return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
