@@ -30,7 +30,9 @@ from bot.errors import MinebotError
 from bot.game import FirstClickRule, Game, GameStatus, Level, find_level, find_rule
 from bot.input import InputEvent, RecordingInput, SimInput
 from bot.render import (
+    CELL_UNITS,
     CLASSIC,
+    TASKBAR_HEIGHT,
     WindowLayout,
     paint_board,
     paint_status,
@@ -40,6 +42,10 @@ from bot.render import (
 from bot.skin import Skin
 
 LOGGER = logging.getLogger(__name__)
+
+
+SCREEN_SIZES = ((1280, 800), (1920, 1080), (2560, 1440), (3840, 2160))
+"""Screen sizes a simulated client picks from (the smallest that fits) when none is given."""
 
 
 class SimError(MinebotError, ValueError):
@@ -78,7 +84,7 @@ class SimClient:
         seed: int = 0,
         skin: Skin | str = CLASSIC,
         scale: float = 1.0,
-        screen_size: tuple[int, int] = (1280, 800),
+        screen_size: tuple[int, int] | None = None,
         origin: tuple[int, int] | None = None,
         clutter: bool = True,
         left_click_chords: bool = False,
@@ -112,6 +118,8 @@ class SimClient:
         self._started_at: float | None = None
         self._stopped_at: float | None = None
         self.game = self._new_game()
+        if screen_size is None:
+            screen_size = self._fitting_screen()
         screen, self.geometry = render_screen(
             self.game.board,
             skin,
@@ -132,6 +140,17 @@ class SimClient:
         self._frame_key: tuple | None = self._state_key()
         self.capture = SimCapture(self)
         self.input = SimInput(self)
+
+    def _fitting_screen(self) -> tuple[int, int]:
+        """The smallest common screen size the window fits on (with room for the taskbar)."""
+        cell = (self.skin.cell_size if self.skin else CELL_UNITS) * self.scale
+        layout = WindowLayout.compute(
+            round(self.level.cols * cell), round(self.level.rows * cell), self.scale
+        )
+        for size in SCREEN_SIZES:
+            if layout.width <= size[0] and layout.height + TASKBAR_HEIGHT <= size[1]:
+                return size
+        return (layout.width, layout.height + TASKBAR_HEIGHT)
 
     # -- the game -----------------------------------------------------------------------------------
 

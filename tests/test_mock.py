@@ -220,6 +220,9 @@ def test_sim_backends_are_ordinary_backends() -> None:
         sim(rows=2, cols=2, mines=4)
     with pytest.raises(SimError, match="rule"):
         sim(rule="lucky")
+    assert sim(screen_size=None).capture.screen_region().width == 1280
+    big = sim(level="expert", scale=2.5, screen_size=None)
+    assert big.capture.screen_region().width == 1920
     client.close()
     with pytest.raises(CaptureError, match="closed"):
         client.capture.grab()
