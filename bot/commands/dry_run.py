@@ -1,0 +1,218 @@
+"""Read saved screenshots as the bot would, without clicking: board, status and the move it would make.
+
+PATH is a screenshot (PNG, JPEG, BMP), a folder of them (name order) or an animated GIF (each frame).
+For every frame minebot finds the board, reads every cell, reads the status, and asks the solver for
+its move. A frame with no board or an unreadable cell reports why; the others still run, and the
+exit status is 1 if any frame failed. The mine count defaults to the standard level's for the board
+size (9x9: 10, 16x16: 40, 16x30: 99); other sizes need --mines. The first-click rule defaults to the
+skin's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from bot.capture import ReplayCapture
+from bot.errors import MinebotError
+from bot.game import FirstClickRule, GameStatus, find_rule
+from bot.progress import Progress
+from bot.vision import AUTO, Reading, read_screen
+
+NAME = "dry-run"
+HELP = "read screenshots and show the board, status and move (no clicking)"
+LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DryRunOptions:
+    """What ``minebot dry-run`` was asked."""
+
+    paths: tuple[str, ...]
+    skin: str
+    mines: int | None
+    rule: FirstClickRule | None
+    json: bool
+    annotate: Path | None
+
+
+@dataclass
+class FrameResult:
+    """One frame's outcome: the reading and move, or the error that stopped it."""
+
+    source: str
+    reading: Reading | None = None
+    move: Any = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``{"source", "rows", "cols", "board", "status", "skin", "move"}``)."""
+        if self.reading is None:
+            return {"source": self.source, "error": self.error}
+        r = self.reading
+        out: dict[str, Any] = {
+            "source": self.source,
+            "rows": r.board.rows,
+            "cols": r.board.cols,
+            "board": r.board.to_text().splitlines(),
+            "mines": r.board.mines,
+            "status": r.status.value,
+            "skin": r.skin.name,
+            "skin_score": round(r.skin_score, 4),
+            "min_confidence": round(float(r.confidence.min()), 4),
+            "geometry": {
+                "left": r.geometry.left,
+                "top": r.geometry.top,
+                "pitch_x": r.geometry.pitch_x,
+                "pitch_y": r.geometry.pitch_y,
+            },
+            "move": self.move.to_dict() if self.move is not None else None,
+        }
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="screenshot, folder of screenshots, or GIF")
+    parser.add_argument(
+        "--skin", default=AUTO, help="skin name or folder, or auto to try every skin (default)"
+    )
+    parser.add_argument(
+        "--mines",
+        type=int,
+        default=None,
+        metavar="N",
+        help="total mines (default: from a standard board size)",
+    )
+    parser.add_argument(
+        "--rule",
+        default=None,
+        choices=[r.value for r in FirstClickRule],
+        help="the client's first-click rule (default: the skin's)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON: {'frames': [...]}")
+    parser.add_argument(
+        "--annotate",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write a PNG per frame with the grid, readings, mine odds and the move",
+    )
+
+
+def _solve(result: FrameResult, options: DryRunOptions) -> Any:
+    """The solver's move and mine probabilities for a reading (no move once the game is over)."""
+    from bot.solver import choose_move, mine_probabilities
+
+    reading = result.reading
+    assert reading is not None
+    board = reading.board
+    if reading.status is not GameStatus.PLAYING:
+        return None
+    if board.mines is None:
+        raise MinebotError(
+            f"the board is {board.rows}x{board.cols}, not a standard level: give the mine count with --mines"
+        )
+    rule = options.rule or reading.skin.first_click_rule
+    result.move = choose_move(board, board.mines, rule.value)
+    return mine_probabilities(board, board.mines)
+
+
+def _annotate(folder: Path, index: int, image: Any, result: FrameResult, probabilities: Any) -> Path:
+    import cv2
+
+    from bot.vision.annotate import annotate
+
+    assert result.reading is not None
+    move = result.move
+    picture = annotate(
+        image,
+        replace(result.reading.cells, geometry=result.reading.geometry),  # with the face found
+        probabilities,
+        move.cell if move is not None else None,
+        move.action.value if move is not None else "open",
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in Path(result.source).stem)
+    path = folder / f"{index:04d}_{stem}.png"
+    if not cv2.imwrite(str(path), picture):
+        raise MinebotError(f"cannot write the annotated frame {str(path)!r}")
+    return path
+
+
+def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[FrameResult]:
+    """Read every frame of every path; errors are kept per frame, never raised (except a bad path)."""
+    results: list[FrameResult] = []
+    for path in options.paths:
+        capture = ReplayCapture(path)
+        with capture:
+            for index in range(capture.frame_count):
+                if index:
+                    capture.advance()
+                result = FrameResult(capture.source)
+                results.append(result)
+                probabilities = None
+                image = capture.current()
+                try:
+                    result.reading = read_screen(image, options.skin, options.mines)
+                    probabilities = _solve(result, options)
+                except MinebotError as exc:
+                    result.error = f"{type(exc).__name__}: {exc}"
+                    LOGGER.info("frame %s: %s", result.source, result.error)
+                if options.annotate is not None and result.reading is not None:
+                    _annotate(options.annotate, len(results), image, result, probabilities)
+                if progress is not None:
+                    progress.update()
+    return results
+
+
+def _print_text(results: list[FrameResult]) -> None:
+    for result in results:
+        print(f"== {result.source}")
+        if result.reading is not None:
+            r = result.reading
+            print(r.board.to_text(with_mines=True))
+            print(
+                f"status: {r.status.value}  skin: {r.skin.name} (score {r.skin_score:.2f})  "
+                f"min confidence: {float(r.confidence.min()):.2f}"
+            )
+            if result.move is not None:
+                print(f"move: {result.move}")
+            elif result.error is None:
+                print("move: none, the game is over")
+        if result.error is not None:
+            print(f"error: {result.error}")
+
+
+def _count_frames(paths: tuple[str, ...]) -> int:
+    total = 0
+    for path in paths:
+        with ReplayCapture(path) as capture:
+            total += capture.frame_count
+    return total
+
+
+def run(args: argparse.Namespace) -> int:
+    options = DryRunOptions(
+        paths=tuple(args.paths),
+        skin=args.skin,
+        mines=args.mines,
+        rule=find_rule(args.rule) if args.rule else None,
+        json=args.json,
+        annotate=args.annotate,
+    )
+    with Progress(_count_frames(options.paths), "frames") as progress:
+        results = dry_run(options, progress)
+    if options.json:
+        print(json.dumps({"frames": [r.to_dict() for r in results]}, indent=2))
+    else:
+        _print_text(results)
+    failed = [r for r in results if r.error is not None]
+    if failed:
+        LOGGER.warning("%d of %d frame(s) failed", len(failed), len(results))
+    return 1 if failed else 0
