@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -280,3 +281,18 @@ def test_docstring_examples_of_the_screen_modules(name: str) -> None:
     """The examples in the renderer, capture, input and mock modules' docstrings run."""
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata" / "minesweeper-x"
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason="../shared/realdata is not available")
+@pytest.mark.parametrize("n", range(1, 9))
+def test_classic_digits_match_real_minesweeper_x_crops(n: int) -> None:
+    """Real 13x13 Minesweeper X crops (interior past the grid line): same colour, nearly same glyph."""
+    real = cv2.imread(str(REALDATA / f"msx-{n}.png"))
+    drawn = np.asarray(classic_cell(Cell(n)))[1:14, 1:14]
+    real_ink = np.any(real != GREY, axis=-1)
+    drawn_ink = np.any(drawn != GREY, axis=-1)
+    assert {tuple(int(v) for v in p) for p in real[real_ink]} == {DIGIT_COLORS[n]}
+    assert (real_ink & drawn_ink).sum() / (real_ink | drawn_ink).sum() >= 0.8
