@@ -762,7 +762,7 @@ def _write_png(path: Path, image: np.ndarray) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot.render``: write the classic skin or a sample screenshot."""
+    """Write the classic skin's templates, or a sample fake screenshot of an expert board."""
     parser = argparse.ArgumentParser(prog="python -m bot.render", description=main.__doc__)
     parser.add_argument("--write-classic", metavar="FOLDER", help="write the classic skin's templates here")
     parser.add_argument("--screenshot", metavar="PNG", help="write a screenshot of a fresh expert board")
