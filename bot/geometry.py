@@ -82,8 +82,8 @@ class Geometry:
 
     def cell_at(self, x: float, y: float) -> Coord | None:
         """The cell under a screen pixel, or ``None`` outside the board."""
-        c = math.floor((x - self.left) / self.pitch_x)
-        r = math.floor((y - self.top) / self.pitch_y)
+        c = _index_at(x, self.left, self.pitch_x)
+        r = _index_at(y, self.top, self.pitch_y)
         if 0 <= r < self.rows and 0 <= c < self.cols:
             return (r, c)
         return None
@@ -99,3 +99,16 @@ class Geometry:
         """The same board moved by (dx, dy) pixels, e.g. from region to screen coordinates."""
         face = self.face.offset(round(dx), round(dy)) if self.face else None
         return replace(self, left=self.left + dx, top=self.top + dy, face=face)
+
+
+def _index_at(x: float, start: float, pitch: float) -> int:
+    """The cell index whose rounded span ``[round(start + i*pitch), round(start + (i+1)*pitch))`` holds x.
+
+    Agrees with :meth:`Geometry.cell_rect` on every pixel, also at fractional pitches.
+    """
+    i = math.floor((x - start) / pitch)
+    if x < round(start + i * pitch):
+        i -= 1
+    elif x >= round(start + (i + 1) * pitch):
+        i += 1
+    return i
