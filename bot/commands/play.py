@@ -1,0 +1,160 @@
+"""Play Minesweeper: watch a window, read the board, solve, click; game after game.
+
+With --client screen (the default) minebot plays the Minesweeper window on your screen: open the
+game, make sure the whole window is visible, then run this. Move the mouse into a screen corner to
+stop it at once (the fail-safe); Ctrl-C stops it cleanly too. With --client sim it plays the
+built-in simulated client through the very same pipeline, with no screen at all.
+
+Only play offline clients, practice and unranked games, and respect each site's rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from bot.agent import Player, PlayOptions, make_dpi_aware
+from bot.board import Board
+from bot.errors import MinebotError
+from bot.game import FirstClickRule, find_level, find_rule
+from bot.solver import Move
+
+NAME = "play"
+HELP = "play a Minesweeper window (or the built-in simulated client)"
+LOGGER = logging.getLogger(__name__)
+CLIENTS = ("screen", "sim")
+
+
+def default_results_log() -> Path:
+    """``$XDG_STATE_HOME/minebot/results.jsonl`` (``~/.local/state/...``), ``%LOCALAPPDATA%`` on Windows."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    else:
+        base = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state"))
+    return base / "minebot" / "results.jsonl"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--client",
+        choices=CLIENTS,
+        default="screen",
+        help="screen: the live screen (default); sim: the built-in simulated client",
+    )
+    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
+    parser.add_argument(
+        "--level",
+        default=None,
+        help="beginner, intermediate, expert or ROWSxCOLS/MINES: the sim's level (default "
+        "expert), and the mine count on screen",
+    )
+    parser.add_argument(
+        "--mines",
+        type=int,
+        default=None,
+        metavar="N",
+        help="total mines (default: the standard level's count for the board size)",
+    )
+    parser.add_argument(
+        "--rule",
+        choices=[r.value for r in FirstClickRule],
+        default=None,
+        help="the client's first-click rule (default: the skin's)",
+    )
+    parser.add_argument("--skin", default="auto", help="skin name or folder, or auto (default)")
+    parser.add_argument(
+        "--flags",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="flag certain mines and chord where it pays (default: open only, fewer clicks)",
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="politeness delay between clicks in seconds (default 0)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="watch the screen and print the moves minebot would make; click nothing",
+    )
+    parser.add_argument(
+        "--save-frames", type=Path, default=None, metavar="DIR", help="save every frame read as a PNG in DIR"
+    )
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="stop after S seconds")
+    parser.add_argument(
+        "--results-log",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"append one JSON line per game (default {default_results_log()})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the sim's seed (default 0)")
+    parser.add_argument("--scale", type=float, default=1.0, help="the sim's display scale (default 1.0)")
+    parser.add_argument("--show", action="store_true", help="print each board and move as it plays")
+
+
+def options_from(args: argparse.Namespace) -> PlayOptions:
+    if args.games < 1:
+        raise MinebotError(f"--games must be at least 1, got {args.games}")
+    mines = args.mines
+    if mines is None and args.level:
+        mines = find_level(args.level).mines
+    return PlayOptions(
+        games=args.games,
+        mines=mines,
+        rule=find_rule(args.rule) if args.rule else None,
+        skin=args.skin,
+        flags=args.flags,
+        delay=args.delay,
+        dry_run=args.dry_run,
+        save_frames=args.save_frames,
+        time_limit=args.time_limit,
+        results_log=args.results_log or default_results_log(),
+        seed=args.seed,
+    )
+
+
+def _printer(board: Board, moves: list[Move]) -> None:
+    print(board.to_text())
+    for move in moves:
+        print(move)
+    print(flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options = options_from(args)
+    except ValueError as exc:
+        raise MinebotError(str(exc)) from exc
+    on_move = _printer if (args.show or args.dry_run) else None
+    if args.client == "sim":
+        from bot.mock import SimClient
+
+        level = args.level or "expert"
+        client = SimClient(
+            level,
+            rule=options.rule,
+            seed=args.seed,
+            scale=args.scale,
+            skin="classic" if args.skin == "auto" else args.skin,
+        )
+        capture, mouse = client.capture, client.input
+    else:
+        from bot.capture import MssCapture
+        from bot.input import PyAutoGuiInput, RecordingInput
+
+        LOGGER.info("DPI: %s", make_dpi_aware())
+        capture = MssCapture()
+        mouse = RecordingInput() if args.dry_run else PyAutoGuiInput()
+    with capture, mouse:
+        summary = Player(capture, mouse, options, on_move=on_move).run()
+    print(summary.format())
+    print(f"results appended to {options.results_log}")
+    errors = [r for r in summary.results if r.error]
+    return 1 if errors else 0
