@@ -1,0 +1,194 @@
+"""Real clients: the winemine/xdemineur skins against the captured ground truth, and the live harness."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.board import Board, Cell
+from bot.game import FirstClickRule
+from bot.geometry import Geometry
+from bot.realclients import (
+    ClientUnavailableError,
+    VirtualDisplay,
+    WineMine,
+    XDemineur,
+    processes_with_env,
+    screenshot,
+)
+from bot.skin import STATE_NAMES, TEMPLATES_DIR, load_skin
+
+REAL = Path(__file__).resolve().parent / "data" / "real"
+CLIENTS = ("winemine", "xdemineur")
+
+
+def load_capture(txt: Path) -> tuple[np.ndarray, Board, dict[str, str], Geometry]:
+    """A capture's screenshot, true board, header fields and cell geometry."""
+    import cv2
+
+    text = txt.read_text()
+    meta = dict(
+        (key.strip(), value.strip())
+        for key, value in (line[1:].split(":", 1) for line in text.splitlines() if line.startswith("#"))
+    )
+    x, y, w, h = (int(v) for v in meta["board"].split())
+    pitch = int(meta["pitch"])
+    board = Board.from_text(text)
+    assert (w, h) == (board.cols * pitch, board.rows * pitch)
+    return cv2.imread(str(txt.with_suffix(".png"))), board, meta, Geometry(x, y, pitch, pitch, *board.shape)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_captures_are_consistent(client: str) -> None:
+    """Every capture has a readable image, a board, and numbers that agree with the shown mines."""
+    captures = sorted((REAL / client).glob("*.txt"))
+    assert len(captures) >= 7
+    statuses = set()
+    for txt in captures:
+        image, board, meta, geometry = load_capture(txt)
+        assert image is not None and image.ndim == 3, txt
+        statuses.add(meta["status"])
+        if meta["status"] in ("lost", "won"):
+            shown = (Cell.MINE, Cell.EXPLODED, Cell.FLAG) if meta["status"] == "lost" else (Cell.FLAG,)
+            assert sum(int((board.cells == c).sum()) for c in shown) == board.mines, txt
+            for cell in board:
+                if board[cell].is_number():
+                    count = sum(board[n] in shown for n in board.neighbours(cell))
+                    assert count == board[cell], (txt.name, cell)
+        assert board.is_lost() == (meta["status"] == "lost"), txt
+    assert statuses == {"playing", "won", "lost"}
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_skin_templates_match_captured_cells(client: str) -> None:
+    """Each template equals every captured cell of its state, and every state seen has a template."""
+    skin = load_skin(TEMPLATES_DIR / client)
+    assert skin.cell_size == {"winemine": 16, "xdemineur": 21}[client]
+    assert (
+        skin.first_click_rule == {"winemine": FirstClickRule.SAFE, "xdemineur": FirstClickRule.NONE}[client]
+    )
+    assert skin.new_game == {"winemine": "face", "xdemineur": "restart"}[client]
+    seen: dict[Cell, int] = {}
+    faces_seen = set()
+    for txt in sorted((REAL / client).glob("*.txt")):
+        image, board, meta, geometry = load_capture(txt)
+        for cell in board:
+            rect = geometry.cell_rect(cell)
+            crop = image[rect.top : rect.bottom, rect.left : rect.right]
+            state = board[cell]
+            assert state in skin.cells, f"{txt.name} {cell}: {state.name} has no template"
+            assert np.array_equal(crop, skin.cells[state]), (
+                f"{txt.name} {cell}: not the {state.name} template"
+            )
+            seen[state] = seen.get(state, 0) + 1
+        # the face: exactly one face template matches, the one for the status
+        matches = [name for name, face in skin.faces.items() if _contains(image, face)]
+        assert matches == [meta["status"]], (txt.name, matches)
+        faces_seen.add(meta["status"])
+    assert set(skin.cells) == set(seen), "a template no capture shows, or a state without one"
+    assert faces_seen == {"playing", "won", "lost"}
+    assert set(STATE_NAMES.values()) - set(skin.cells) == set(skin.missing_states())
+
+
+def _contains(image: np.ndarray, template: np.ndarray) -> bool:
+    import cv2
+
+    result = cv2.matchTemplate(image, template, cv2.TM_SQDIFF)
+    x, y = cv2.minMaxLoc(result)[2]
+    h, w = template.shape[:2]
+    return bool(np.array_equal(image[y : y + h, x : x + w], template))
+
+
+# -- live ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def display():
+    try:
+        with VirtualDisplay(800, 600) as vd:
+            yield vd
+    except ClientUnavailableError as exc:
+        pytest.skip(str(exc))
+    if vd.display:
+        assert processes_with_env("DISPLAY", vd.display) == []
+
+
+def _start(client):  # type: ignore[no-untyped-def]
+    try:
+        return client.__enter__()
+    except ClientUnavailableError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("kind", CLIENTS)
+def test_live_client_start_look_click_stop(display: VirtualDisplay, kind: str) -> None:
+    """Start the client, find its board where expected, click a cell, see a change, stop cleanly."""
+    skin = load_skin(TEMPLATES_DIR / kind)
+    client = WineMine(display, "beginner") if kind == "winemine" else XDemineur(display, 9, 12, 70)
+    _start(client)
+    try:
+        window = client.window_region()
+        assert (window.left, window.top) == ((3, 22) if kind == "winemine" else (0, 0))
+        geometry = client.board_geometry()
+        image = client.screenshot()
+        rect = geometry.region()
+        board_pixels = image[rect.top : rect.bottom, rect.left : rect.right]
+        covered = skin.cells[Cell.COVERED]
+        assert np.array_equal(board_pixels, np.tile(covered, (client.rows, client.cols, 1)))
+        face = geometry.face
+        assert face is not None
+        assert np.array_equal(image[face.top : face.bottom, face.left : face.right], skin.faces["playing"])
+        client.open((4, 4))
+        after = screenshot(display)
+        cell = geometry.cell_rect((4, 4))
+        assert not np.array_equal(
+            after[cell.top : cell.bottom, cell.left : cell.right],
+            image[cell.top : cell.bottom, cell.left : cell.right],
+        )
+        owned = client.owned_pids()
+        assert owned
+    finally:
+        client.__exit__(None, None, None)
+    deadline = time.monotonic() + 5
+    while any(_exists(pid) for pid in owned) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in owned if _exists(pid)]
+    if kind == "winemine":
+        assert client.prefix is None  # private prefix removed
+
+
+def _exists(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.live
+def test_live_winemine_restart_and_expert_layout(display: VirtualDisplay) -> None:
+    """The face restarts winemine; an expert board sits where the layout says and is all covered."""
+    skin = load_skin(TEMPLATES_DIR / "winemine")
+    client = WineMine(display, "expert")
+    _start(client)
+    try:
+        client.open((0, 0))
+        client.restart()
+        image = client.screenshot()
+        rect = client.board_geometry().region()
+        assert (rect.left, rect.top, rect.width, rect.height) == (8, 74, 480, 256)
+        tiled = np.tile(skin.cells[Cell.COVERED], (16, 30, 1))
+        assert np.array_equal(image[rect.top : rect.bottom, rect.left : rect.right], tiled)
+    finally:
+        client.__exit__(None, None, None)
+
+
+def test_bad_sizes_are_refused() -> None:
+    with pytest.raises(ValueError, match="12 columns"):
+        XDemineur(":0", 9, 9, 10)
+    with pytest.raises(ValueError, match="winemine cannot play"):
+        WineMine(":0", (9, 9, 5))
