@@ -29,6 +29,7 @@ import numpy as np
 from bot.board import Board, Cell, Coord
 from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
+from bot.solver.endgame import MAX_ARRANGEMENTS, search
 from bot.solver.engine import Probabilities, solve
 from bot.solver.rules import COVERED, FLAG, Knowledge, check_playable
 
@@ -80,11 +81,12 @@ class Policy:
     """Candidates: cells with P(mine) <= safest + tolerance x max(safest, 0.1)... see :func:`_candidates`."""
     max_candidates: int = 8
     off_candidates: int = 2
+    endgame: bool = True
 
 
 POLICIES: dict[str, Policy] = {
     "best": Policy("best"),
-    "fast": Policy("fast", secondary=False),
+    "fast": Policy("fast", secondary=False, endgame=False),
 }
 
 
@@ -295,8 +297,13 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     pair = _isolated_pair(know, probs)
     if pair is not None:
         return _open(know, pair, probs.prob[pair], "isolated 50/50: no click can ever resolve it")
-    cands = _candidates(know, probs, pol)
     prob = probs.prob
+    if pol.endgame and probs.weight is not None and probs.weight <= MAX_ARRANGEMENTS and total is not None:
+        choice = search(know, total - know.known_mines())
+        if choice is not None:
+            why = f"endgame: exhaustive search of {choice.arrangements} arrangements, P(win)={choice.win:.3f}"
+            return _open(know, choice.cell, prob[choice.cell], why)
+    cands = _candidates(know, probs, pol)
     n = len(cands)
     scores: dict[int, float] = {}
     if pol.secondary and n > 1:
