@@ -26,7 +26,7 @@ import numpy as np
 
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
-from bot.errors import AbortedError, ContradictionError, MinebotError, RecognitionError
+from bot.errors import AbortedError, ContradictionError, GameOverError, MinebotError, RecognitionError
 from bot.game import FirstClickRule, GameStatus, find_rule
 from bot.geometry import Geometry, Region
 from bot.input import InputBackend
@@ -83,6 +83,9 @@ class PlayOptions:
     settle_timeout: float = 3.0
     """How long to wait for the screen to change and settle after a click."""
     poll: float = 0.004
+    """Seconds between grabs while waiting for the screen to settle."""
+    quiet: float = 0.015
+    """The screen counts as settled once unchanged for this long (seconds)."""
     results_log: Path | None = None
     seed: int | None = None
 
@@ -192,6 +195,18 @@ def check_progress(before: Board, after: Board) -> Coord | None:
         r, c = np.argwhere(changed)[0]
         return (int(r), int(c))
     return None
+
+
+def flag_the_rest(board: Board) -> list[Move]:
+    """When every covered cell left must be a mine, flag them all; else no move.
+
+    Some clients (xdemineur) declare a win only once every mine is flagged; the others have already
+    declared it by then, so this never costs a click there.
+    """
+    covered = board.covered()
+    if not covered or board.mines is None or len(covered) != board.mines - len(board.flagged()):
+        return []
+    return [Move(Action.FLAG, cell, 1.0, "every covered cell left is a mine") for cell in covered]
 
 
 class Player:
@@ -306,8 +321,13 @@ class Player:
         cv2.imwrite(str(path), image)
         return path
 
-    def sight(self, previous: Board | None, timing: MoveTiming) -> Sight:
-        """Read the board, re-capturing while the reading is uncertain or inconsistent.
+    def sight(
+        self, previous: Board | None, timing: MoveTiming, rule: FirstClickRule
+    ) -> tuple[Sight, list[Move]]:
+        """Read the board and decide the moves, re-capturing while the reading cannot be trusted.
+
+        A reading is untrusted when a cell is uncertain, a revealed cell changed, or the solver finds
+        the board contradictory (a misread, or a frame caught mid-redraw): wait a little and look again.
 
         Raises:
             MisreadError: after ``retries`` re-captures that all fail, with the frame saved.
@@ -324,15 +344,21 @@ class Player:
             try:
                 sight = self._read(image)
                 problem = self._inconsistency(previous, sight)
-            except (RecognitionError, ContradictionError) as exc:
+                t2 = self.clock()
+                timing.classify += (t2 - t1) * 1000
+                moves: list[Move] = []
+                if not problem and sight.status is GameStatus.PLAYING:
+                    moves = flag_the_rest(sight.board) or choose_moves(
+                        sight.board, sight.board.mines, rule, flags=self.options.flags
+                    )
+                timing.solve += (self.clock() - t2) * 1000
+            except (RecognitionError, ContradictionError, GameOverError) as exc:
                 problem = str(exc)
-            finally:
-                timing.classify += (self.clock() - t1) * 1000
             if not problem:
                 if self.options.save_frames:
                     self._frames += 1
                     self._save(image, f"frame-{self._frames:05d}.png")
-                return sight
+                return sight, moves
             self.rereads += 1
             LOGGER.info("re-reading (attempt %d): %s", attempt + 1, problem)
         assert image is not None
@@ -370,18 +396,22 @@ class Player:
         return 1
 
     def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> None:
-        """Wait until the watched region differs from ``before`` and two grabs agree (or time out)."""
+        """Wait until the watched region differs from ``before`` and then stays unchanged for
+        ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``."""
         t0 = self.clock()
         deadline = t0 + self.options.settle_timeout
-        last = None
-        while self.clock() < deadline:
+        last, still_since = None, t0
+        while True:
             image = self._grab()
-            if not np.array_equal(image, before) and last is not None and np.array_equal(image, last):
+            now = self.clock()
+            if last is None or not np.array_equal(image, last):
+                last, still_since = image, now
+            elif not np.array_equal(image, before) and now - still_since >= self.options.quiet:
                 break
-            last = image
+            if now > deadline:
+                LOGGER.info("the screen did not settle within %.1f s", self.options.settle_timeout)
+                break
             self.sleep(self.options.poll)
-        else:
-            LOGGER.info("the screen did not settle within %.1f s", self.options.settle_timeout)
         timing.wait += (self.clock() - t0) * 1000
 
     def _wait_for_player(self, before: np.ndarray) -> None:
@@ -411,7 +441,7 @@ class Player:
                 self._check_limits()
                 timing = MoveTiming()
                 self._park()
-                sight = self.sight(previous, timing)
+                sight, moves = self.sight(previous, timing, rule)
                 result.reads += 1
                 for cell in opened_safe:
                     if sight.board[cell] in (Cell.EXPLODED, Cell.MINE):
@@ -421,9 +451,6 @@ class Player:
                 if sight.status is not GameStatus.PLAYING:
                     result.status = sight.status.value
                     break
-                t0 = self.clock()
-                moves = choose_moves(sight.board, sight.board.mines, rule, flags=self.options.flags)
-                timing.solve = (self.clock() - t0) * 1000
                 if self.on_move:
                     self.on_move(sight.board, moves)
                 result.timings.append(timing)

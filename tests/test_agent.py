@@ -5,13 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from bot.agent import Player, PlayOptions, SessionSummary, check_progress
+from bot.agent import Player, PlayOptions, SessionSummary, check_progress, flag_the_rest
 from bot.board import Board
 from bot.capture import CaptureBackend
 from bot.cli import main
 from bot.errors import AbortedError
 from bot.geometry import Region
 from bot.mock import SimClient
+from bot.solver import Action, Move
 
 
 def sim(level="beginner", seed=1, **kwargs):
@@ -179,3 +180,13 @@ def test_cli_refuses_a_non_standard_board_without_mines(capsys):
     assert code == 0
     assert main(["play", "--games", "0"]) == 1
     assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def test_flag_the_rest_only_when_every_covered_cell_is_a_mine():
+    assert [m.cell for m in flag_the_rest(Board.from_text("1.\n1.", mines=2))] == [(0, 1), (1, 1)]
+    assert all(m.action is Action.FLAG for m in flag_the_rest(Board.from_text("1.\n1.", mines=2)))
+    assert flag_the_rest(Board.from_text("1.\n1.", mines=1)) == []
+    assert flag_the_rest(Board.from_text("1F\n1.", mines=2)) == [
+        Move(Action.FLAG, (1, 1), 1.0, "every covered cell left is a mine")
+    ]
+    assert flag_the_rest(Board.from_text("11\n11", mines=0)) == []
