@@ -22,7 +22,7 @@ MAX_ARRANGEMENTS = 400
 """Search only when the position has at most this many consistent arrangements."""
 MAX_UNKNOWN = 40
 """... and at most this many unknown covered cells."""
-NODE_BUDGET = 40_000
+NODE_BUDGET = 20_000
 
 
 class _Budget(Exception):
@@ -89,6 +89,17 @@ def arrangements(know: Knowledge, unknown: list[int], mines_left: int, limit: in
     return out
 
 
+def _by_safety(state: list[int], open_cells: int, n: int) -> list[tuple[int, int]]:
+    """(arrangements where the cell is safe, cell) for the undetermined cells, safest first."""
+    pairs = []
+    for i in range(n):
+        if (open_cells >> i) & 1:
+            bit = 1 << i
+            pairs.append((sum(1 for a in state if not a & bit), i))
+    pairs.sort(key=lambda p: (-p[0], p[1]))
+    return pairs
+
+
 def search(know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET) -> EndgameChoice | None:
     """The click with the highest probability of winning, or None when the position is too big."""
     cells = know.cells
@@ -144,13 +155,12 @@ def search(know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET) -> 
                     break
         if result is None:
             result = 0.0
-            for i in range(n):
-                if (open_cells >> i) & 1:
-                    score = sum(len(g) * win(g) for g in split(state, i).values()) / total
-                    if score > result:
-                        result = score
-                        if result >= 1.0 - 1e-12:
-                            break
+            for safe, i in _by_safety(state, open_cells, n):
+                if safe <= result * total + 1e-9:  # P(win) <= P(safe): nothing left can beat the best
+                    break
+                score = sum(len(g) * win(g) for g in split(state, i).values()) / total
+                if score > result:
+                    result = score
         memo[key] = result
         return result
 
@@ -161,9 +171,9 @@ def search(know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET) -> 
         union |= a
         inter &= a
     try:
-        for i in range(n):
-            if not ((union & ~inter) >> i) & 1:
-                continue
+        for safe, i in _by_safety(arr, union & ~inter, n):
+            if best is not None and safe < best.win * len(arr) - 1e-9:
+                break
             groups = split(arr, i)
             score = sum(len(g) * win(g) for g in groups.values()) / len(arr)
             safe = sum(len(g) for g in groups.values())

@@ -1,0 +1,52 @@
+"""The exhaustive endgame search: exact win probabilities on small positions."""
+
+import pytest
+
+from bot.bench import BenchOptions, sample_positions
+from bot.board import Board
+from bot.game import FirstClickRule, find_level
+from bot.solver import choose_move, mine_probabilities
+from bot.solver.endgame import arrangements, search
+from bot.solver.rules import COVERED, Knowledge
+
+
+def knowledge(text: str) -> tuple[Knowledge, int]:
+    board = Board.from_text(text)
+    know = Knowledge.from_board(board)
+    return know, board.mines - know.known_mines()
+
+
+def test_one_pair_is_a_coin_flip_and_two_pairs_are_two():
+    know, left = knowledge("# mines: 3\n..F\n13F\n011")
+    choice = search(know, left)
+    assert choice is not None and choice.win == pytest.approx(0.5) and choice.arrangements == 2
+    know, left = knowledge("# mines: 6\n..FF..\n13FF31\n012210")
+    assert search(know, left).win == pytest.approx(0.25)
+
+
+def test_arrangements_are_exactly_the_consistent_placements():
+    know, left = knowledge("# mines: 2\n1...\n....")
+    unknown = [j for j, v in enumerate(know.cells) if v == COVERED]
+    arr = arrangements(know, unknown, left, 1000)
+    # one mine among the 1's three neighbours, the other anywhere among the 4 cells it does not touch
+    assert len(arr) == 3 * 4 and len(set(arr)) == 12
+    assert arrangements(know, unknown, left, 5) is None
+
+
+def test_search_on_real_endgames_is_bounded_by_survival_and_drives_the_move():
+    checked = 0
+    for board in sample_positions(BenchOptions(find_level("6x6/7"), FirstClickRule.SAFE, 30, 3)):
+        know = Knowledge.from_board(board)
+        if know.safe_cells() or checked >= 5:
+            continue
+        choice = search(know, board.mines - know.known_mines())
+        if choice is None:
+            continue
+        p = mine_probabilities(board)[divmod(choice.cell, board.cols)]
+        assert 0.0 < choice.win <= 1.0 - p + 1e-12  # a guess can win no more often than it survives
+        checked += 1
+        move = choose_move(board)
+        if move.reason.startswith("endgame"):
+            assert move.cell == divmod(choice.cell, board.cols)
+            assert f"P(win)={choice.win:.3f}" in move.reason
+    assert checked == 5
