@@ -35,20 +35,26 @@ from bot.skin import TEMPLATES_DIR, Skin, load_skin  # noqa: E402
 
 LOGGER = logging.getLogger(__name__)
 CAPTURE_SCREEN = (800, 600)
+"""Captures use a small screen: every board fits and the PNGs stay small."""
 SEEN: dict[str, set[Cell]] = {}
 """Cell states the captures of this run show so far, by skin: the dense games fill the gaps."""
+
+
+def missing_states(skin: Skin) -> set[Cell]:
+    """Templated states no capture of this run has shown yet."""
+    return set(skin.cells) - SEEN.get(skin.name, set())
 
 
 def capture_missing(session: Session, folder: Path, cell: Coord, tries: int = 200) -> None:
     """Open ``cell`` in fresh dense games until every templated state has shown up in a capture."""
     for _ in range(tries):
-        missing = set(session.skin.cells) - SEEN.get(session.skin.name, set())
+        missing = missing_states(session.skin)
         if not missing:
             return
         session.game.open(cell)
         try:
             board = session.board()
-        except RecognitionError as exc:  # a state the skin has no template for (xdemineur's 6-8)
+        except RecognitionError as exc:  # a cell no template matches: never guess, try another game
             LOGGER.warning("skipping a game: %s", exc)
             session.game.restart()
             continue
@@ -58,7 +64,28 @@ def capture_missing(session: Session, folder: Path, cell: Coord, tries: int = 20
     raise RecognitionError(f"states never captured: {sorted(c.name for c in missing)}")
 
 
-"""Captures use a small screen: every board fits and the PNGs stay small."""
+def capture_high_numbers(session: Session, folder: Path, wanted: set[Cell], tries: int = 600) -> None:
+    """Open inner cells of very dense games until a loss, until lost boards have shown every ``wanted``.
+
+    6, 7 and 8 need that many mines around an opened cell: at about 7/8 density one game in ten or
+    so opens one before it hits a mine, and the lost board then shows all the mines around it.
+    """
+    rows, cols = session.game.rows, session.game.cols
+    for _ in range(tries):
+        missing = wanted & missing_states(session.skin)
+        if not missing:
+            return
+        _, board, status = session.look()
+        while status == "playing":
+            covered = board.covered()
+            inner = [c for c in covered if 0 < c[0] < rows - 1 and 0 < c[1] < cols - 1]
+            session.game.open(session.rng.choice(inner or covered))
+            _, board, status = session.look()
+        shown = sorted(int(c) for c in missing if (board.cells == c).any())
+        if status == "lost" and shown:
+            save_capture(session, folder, "dense_lost_" + "".join(map(str, shown)), "lost")
+        session.game.restart()
+    raise RecognitionError(f"states never captured: {sorted(c.name for c in missing)}")
 
 
 def cell_crops(image: np.ndarray, geometry: Geometry) -> dict[Coord, np.ndarray]:
@@ -296,6 +323,8 @@ def xdemineur_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> 
         game.restart()
         s.lose(wrong_flag=True)
         save_capture(s, folder, "small_lost", "lost")
+    with XDemineur(vd, 9, 12, 94) as game:  # 7/8 dense: 6, 7, 8 around the few cells opened
+        capture_high_numbers(Session(game, skin, rng), folder, {Cell.SIX, Cell.SEVEN, Cell.EIGHT})
     with XDemineur(vd, 9, 12, 45) as game:  # dense: high numbers, no start-up opening
         capture_missing(Session(game, skin, rng), folder, (4, 5))
 
