@@ -13,7 +13,7 @@
 
 from bot.vision.classify import CellReading, classify_cells
 from bot.vision.locate import Location, locate_board
-from bot.vision.read import AUTO, Reading, locate, read_board, read_screen, standard_mines
+from bot.vision.read import AUTO, Reading, find_board, read_board, read_screen, standard_mines
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
 __all__ = [
@@ -24,7 +24,7 @@ __all__ = [
     "Reading",
     "classify_cells",
     "find_face",
-    "locate",
+    "find_board",
     "locate_board",
     "read_board",
     "read_screen",

@@ -13,7 +13,7 @@ A cell under the confidence threshold, or far from every template, is *uncertain
 >>> skin = Skin("tiny", None, 2, FirstClickRule.SAFE, cells={Cell.COVERED: white, Cell.ZERO: grey})
 >>> screen = np.hstack([white, grey, white])
 >>> reading = classify_cells(screen, Geometry(0, 0, 2, 2, rows=1, cols=3), skin)
->>> reading.board().to_text(), reading.confidence.min()
+>>> reading.board().to_text(), float(reading.confidence.min())
 ('.0.', 1.0)
 """
 
@@ -129,13 +129,15 @@ class CellReading:
         return (self.confidence < self.min_confidence) | (self.distance > self.max_distance)
 
     def uncertain(self) -> list[Coord]:
+        """The uncertain cells, in reading order."""
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.uncertain_mask()), strict=True)]
 
     def describe(self, cell: Coord) -> str:
         """One line on a cell's reading, e.g. ``(3, 7) best 'F' (then '.') confidence 0.12 distance 40.1``."""
         best, second = Cell(int(self.states[cell])), Cell(int(self.second[cell]))
+        where = (int(cell[0]), int(cell[1]))
         return (
-            f"cell {cell} reads best as {best.char!r} (then {second.char!r}) with confidence "
+            f"cell {where} reads best as {best.char!r} (then {second.char!r}) with confidence "
             f"{self.confidence[cell]:.2f} (need {self.min_confidence:.2f}) and distance "
             f"{self.distance[cell]:.1f} (limit {self.max_distance:.0f})"
         )

@@ -49,6 +49,10 @@ MAX_UNCERTAIN_FRACTION = 0.2
 """A candidate grid with more uncertain cells than this is not a board (clutter that looked regular)."""
 
 
+STRIP_SLACK = 8.0
+"""RMS distance a cell outside the grid may exceed twice the board's typical distance for its state."""
+
+
 @dataclass(frozen=True)
 class FaceKind:
     """The flat middle of one cell template: its colour and where it sits in the nominal cell."""
@@ -227,7 +231,11 @@ def _fit_axis(edges: np.ndarray, pitch: float) -> tuple[np.ndarray, float, float
     A second fit without the points the first left more than a tenth of a pitch away keeps a stray
     blob (a digit hole, a JPEG smear) from tilting the lattice.
     """
-    index = np.round((edges - edges.min()) / pitch).astype(np.int64)
+    # Index from the circular mean phase, so one stray edge cannot shift the rounding of the rest.
+    angle = 2 * np.pi * edges / pitch
+    phase = float(np.arctan2(np.sin(angle).sum(), np.cos(angle).sum())) * pitch / (2 * np.pi)
+    index = np.round((edges - phase) / pitch).astype(np.int64)
+    index -= index.min()
     keep = np.ones(len(edges), dtype=bool)
     slope, intercept = pitch, float(np.median(edges - index * pitch))
     for _ in range(2):
@@ -246,18 +254,60 @@ def _axis_pitch(blobs: _Blobs, horizontal: bool) -> float:
     return peak if peak is not None else float(np.median(size)) * 1.2
 
 
-def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry:
-    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
-    rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
-    scale_x, scale_y = rough_x / skin.cell_size, rough_y / skin.cell_size
-    # Each blob is the face of the kind whose scaled size it matches best.
+def _cell_edges(
+    blobs: _Blobs, kinds: list[FaceKind], scale_x: float, scale_y: float
+) -> tuple[np.ndarray, ...]:
+    """Each blob's cell left and top edge, taking it as the face of the kind whose size it matches.
+
+    Also returns which blobs match some kind's scaled size at all: fragments (the grey inside a
+    digit) do not, and must not pull the lattice.
+    """
     widths = np.array([[k.width * scale_x] for k in kinds])
-    kind = np.argmin(np.abs(widths - blobs.w[None, :]), axis=0)
+    heights = np.array([[k.height * scale_y] for k in kinds])
+    error = np.abs(widths - blobs.w[None, :])
+    kind = np.argmin(error, axis=0)
+    fits = (error[kind, np.arange(len(kind))] <= np.maximum(2.0, 0.15 * widths[kind, 0])) & (
+        np.abs(heights[kind, 0] - blobs.h) <= np.maximum(2.0, 0.15 * heights[kind, 0])
+    )
     left_edges = blobs.cx - np.array([k.centre_x for k in kinds])[kind] * scale_x
     top_edges = blobs.cy - np.array([k.centre_y for k in kinds])[kind] * scale_y
+    return left_edges[fits], top_edges[fits]
+
+
+def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry | None:
+    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
+    rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
+    left_edges, top_edges = _cell_edges(blobs, kinds, rough_x / skin.cell_size, rough_y / skin.cell_size)
+    if len(left_edges) < MIN_GROUP:
+        return None
     col, pitch_x, left = _fit_axis(left_edges, rough_x)
     row, pitch_y, top = _fit_axis(top_edges, rough_y)
     return Geometry(left, top, pitch_x, pitch_y, int(np.ptp(row)) + 1, int(np.ptp(col)) + 1)
+
+
+def _refit(geometry: Geometry, blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry:
+    """Refit pitch and origin to every blob on the grid (after extension there are more than the group
+    had), keeping the grid's rows and columns: a longer baseline gives a sub-pixel pitch."""
+    box = geometry.region()
+    inside = (blobs.cx > box.left) & (blobs.cx < box.right) & (blobs.cy > box.top) & (blobs.cy < box.bottom)
+    if inside.sum() < MIN_GROUP:
+        return geometry
+    members = blobs.take(np.nonzero(inside)[0])
+    left_edges, top_edges = _cell_edges(
+        members, kinds, geometry.pitch_x / skin.cell_size, geometry.pitch_y / skin.cell_size
+    )
+    if len(left_edges) < MIN_GROUP:
+        return geometry
+    _, pitch_x, left = _fit_axis(left_edges, geometry.pitch_x)
+    _, pitch_y, top = _fit_axis(top_edges, geometry.pitch_y)
+    if (
+        abs(pitch_x - geometry.pitch_x) > 0.05 * geometry.pitch_x
+        or abs(pitch_y - geometry.pitch_y) > 0.05 * geometry.pitch_y
+    ):
+        return geometry  # the blobs disagree with the grid: keep what the cells confirmed
+    left += round((geometry.left - left) / pitch_x) * pitch_x
+    top += round((geometry.top - top) / pitch_y) * pitch_y
+    return Geometry(left, top, pitch_x, pitch_y, geometry.rows, geometry.cols)
 
 
 def _strip_fits(reading: CellReading, reference: CellReading) -> bool:
@@ -273,7 +323,7 @@ def _strip_fits(reading: CellReading, reference: CellReading) -> bool:
     for state in np.unique(reading.states):
         same = known & (reference.states == state)
         typical = float(np.median(reference.distance[same])) if same.any() else overall
-        if reading.distance[reading.states == state].max() > 2.0 * typical + 3.0:
+        if reading.distance[reading.states == state].max() > 2.0 * typical + STRIP_SLACK:
             return False
     return True
 
@@ -311,13 +361,22 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
     return geometry
 
 
-def _locate_group(image: np.ndarray, blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Location | None:
-    geometry = _initial_geometry(blobs, kinds, skin)
+def _locate_group(
+    image: np.ndarray, group: _Blobs, blobs: _Blobs, kinds: list[FaceKind], skin: Skin
+) -> Location | None:
+    """Check one lattice group as a board: classify, extend, refit on all blobs, extend again."""
+    geometry = _initial_geometry(group, kinds, skin)
+    if geometry is None:
+        return None
     reading = classify_cells(image, geometry, skin)
     if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION:
         return None
-    geometry = _extend(image, geometry, skin, reading)
-    reading = classify_cells(image, geometry, skin)
+    for _ in range(2):
+        extended = _extend(image, geometry, skin, reading)
+        geometry = _refit(extended, blobs, kinds, skin)
+        reading = classify_cells(image, geometry, skin)
+        if extended == geometry:
+            break
     if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION or min(geometry.rows, geometry.cols) < 2:
         return None
     return Location(geometry, reading, skin)
@@ -348,7 +407,7 @@ def _candidates(image: np.ndarray, skin: Skin, tolerance: int) -> list[Location]
             x, y = float(np.median(members.cx)), float(np.median(members.cy))
             if any(f.geometry.region().contains(x, y) for f in found):
                 continue  # more blobs of a board already found
-            location = _locate_group(image, members, kinds, skin)
+            location = _locate_group(image, members, sub, kinds, skin)
             if location is not None and not any(_overlaps(location.geometry, f.geometry) for f in found):
                 found.append(location)
         if not used:

@@ -96,7 +96,7 @@ def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: i
     return _finish(image, cells, skin, mines, [], float(cells.confidence.mean()))
 
 
-def locate(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
+def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
     """Find the board with one skin, or with each known skin for ``"auto"`` (the best fit wins).
 
     Raises:
@@ -134,5 +134,5 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
         BoardNotFoundError: no board, or more than one (saying where each is).
         RecognitionError: the board was found but a cell cannot be read confidently.
     """
-    location = locate(image, skin)
+    location = find_board(image, skin)
     return _finish(image, location.reading, location.skin, mines, location.notes, location.score)

@@ -1,0 +1,281 @@
+"""Vision: locating boards at any scale, reading every cell and the status, refusing to guess."""
+
+from __future__ import annotations
+
+import copy
+import doctest
+import importlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.board import Board, Cell
+from bot.errors import BoardNotFoundError, RecognitionError, SkinError
+from bot.game import GameStatus
+from bot.geometry import Geometry
+from bot.render import jpeg_roundtrip, render_board, render_screen
+from bot.skin import STATE_NAMES, find_skin
+from bot.vision import (
+    classify_cells,
+    locate_board,
+    read_board,
+    read_screen,
+    standard_mines,
+    status_from_board,
+)
+from bot.vision.cases import screen_cases, stage_boards
+
+REPO = Path(__file__).resolve().parent.parent
+REAL_CAPTURES = sorted((REPO / "tests" / "data" / "real").glob("*/*.png"))
+REALDATA = REPO.parent / "shared" / "realdata"
+SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.04)
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return find_skin("classic")
+
+
+@pytest.mark.parametrize(
+    "module", ["bot.vision", "bot.vision.classify", "bot.vision.status", "bot.vision.cases"]
+)
+def test_doctests(module):
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def _edge_error(start: float, pitch: float, true_start: float, true_pitch: float, count: int) -> float:
+    index = np.arange(count + 1)
+    return float(np.abs((start + index * pitch) - (true_start + index * true_pitch)).max())
+
+
+def _same_box(found, truth) -> bool:
+    """Face regions agree to a pixel on each side (the renderer rounds the scaled face size its way)."""
+    return all(
+        abs(a - b) <= 1
+        for a, b in zip(
+            (found.left, found.top, found.right, found.bottom),
+            (truth.left, truth.top, truth.right, truth.bottom),
+            strict=True,
+        )
+    )
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_every_stage_size_and_scale_reads_exactly(scale, classic):
+    """Beginner to Expert, fresh / mid with flags / won / lost, PNG and JPEG: every cell right."""
+    seen = 0
+    for case in screen_cases(scales=(scale,), jpeg_qualities=(None, 80)):
+        reading = read_screen(case.image, classic)
+        assert reading.board.to_text() == case.board.to_text(), case.label
+        assert reading.status == case.status, case.label
+        g, truth = reading.geometry, case.geometry
+        assert (g.rows, g.cols) == (truth.rows, truth.cols), case.label
+        # every cell edge within 3/4 px of the truth, all the way across
+        assert _edge_error(g.left, g.pitch_x, truth.left, truth.pitch_x, g.cols) < 0.75, case.label
+        assert _edge_error(g.top, g.pitch_y, truth.top, truth.pitch_y, g.rows) < 0.75, case.label
+        assert _same_box(g.face, truth.face), case.label
+        assert reading.board.mines == standard_mines(g.rows, g.cols)
+        seen += 1
+    assert seen >= 16  # Expert does not fit 1920x1080 at 2x; every other level/stage does
+
+
+@pytest.mark.parametrize("quality", [75, 90])
+def test_jpeg_qualities_read_exactly(quality, classic):
+    for stage in stage_boards("intermediate", seed=11):
+        image, _ = render_screen(stage.board, classic, 1.25, status=stage.status, seed=4)
+        reading = read_screen(jpeg_roundtrip(image, quality), classic)
+        assert reading.board.to_text() == stage.board.to_text(), stage.name
+
+
+def test_auto_skin_reports_the_skin_and_score(classic):
+    stage = stage_boards("beginner", seed=2)[1]
+    image, _ = render_screen(stage.board, classic, 1.5, seed=9)
+    reading = read_screen(image, "auto")
+    assert reading.skin.name == "classic"
+    assert 0.5 < reading.skin_score <= 1.0
+    assert any(note.startswith("auto skin: classic (score") for note in reading.notes)
+
+
+def test_cursor_over_a_cell_is_uncertain_never_wrong(classic):
+    rng = np.random.default_rng(3)
+    uncertain = 0
+    for stage in stage_boards("intermediate", seed=5):
+        for scale in (1.0, 1.5, 2.04):
+            _, geometry = render_screen(stage.board, classic, scale, status=stage.status, seed=1)
+            for _ in range(4):
+                cell = (int(rng.integers(16)), int(rng.integers(16)))
+                x, y = geometry.cell_center(cell)
+                image, _ = render_screen(
+                    stage.board, classic, scale, status=stage.status, seed=1, cursor_at=(x - 2, y - 3)
+                )
+                cells = classify_cells(image, geometry, classic)
+                unsure = cells.uncertain_mask()
+                wrong = (cells.states != stage.board.cells) & ~unsure
+                assert not wrong.any(), (
+                    f"{stage.name} x{scale} cursor at {cell}: misread {np.argwhere(wrong)}"
+                )
+                uncertain += int(unsure.any())
+    assert uncertain > 0  # the cursor really does make cells unreadable
+
+
+def test_cursor_makes_read_screen_refuse_naming_the_cell(classic):
+    board = stage_boards("beginner", seed=3)[1].board
+    _, geometry = render_screen(board, classic, 1.0, seed=2)
+    x, y = geometry.cell_center((4, 4))
+    image, _ = render_screen(board, classic, 1.0, seed=2, cursor_at=(x - 3, y - 4))
+    with pytest.raises(RecognitionError) as info:
+        read_screen(image, classic)
+    assert (
+        info.value.cell is not None and abs(info.value.cell[0] - 4) <= 1 and abs(info.value.cell[1] - 4) <= 1
+    )
+    assert info.value.confidence is not None and info.value.best_match is not None
+    assert str(info.value.cell) in str(info.value)
+
+
+def test_an_unknown_looking_cell_raises_recognition_error(classic):
+    board = Board.from_text("1.2\n.F.\n000", mines=2)
+    image, geometry = render_screen(board, classic, 1.25, seed=6, clutter=False)
+    box = geometry.cell_rect((1, 2))
+    image[box.top : box.bottom, box.left : box.right] = (255, 0, 255)
+    with pytest.raises(RecognitionError) as info:
+        read_board(image, geometry, classic)
+    assert info.value.cell == (1, 2)
+    assert "(1, 2)" in str(info.value) and "confidence" in str(info.value)
+
+
+def test_no_board_raises_board_not_found(classic):
+    image, _ = render_screen(Board.new(9, 9), classic, 1.0, seed=1)
+    desktop = image.copy()
+    desktop[:] = (40, 120, 20)
+    cv2.putText(desktop, "no minesweeper here", (100, 100), cv2.FONT_HERSHEY_SIMPLEX, 1, (255, 255, 255), 2)
+    with pytest.raises(BoardNotFoundError, match="no 'classic' board found on the 1920x1080"):
+        locate_board(desktop, classic)
+    with pytest.raises(BoardNotFoundError, match="no board found with any known skin"):
+        read_screen(desktop, "auto")
+
+
+def test_two_boards_raise_naming_both(classic):
+    board = stage_boards("beginner", seed=4)[1].board
+    tile = render_board(board, classic, 1.0)
+    screen = np.full((600, 900, 3), (90, 60, 40), np.uint8)
+    screen[100 : 100 + tile.shape[0], 80 : 80 + tile.shape[1]] = tile
+    screen[300 : 300 + tile.shape[0], 500 : 500 + tile.shape[1]] = tile
+    with pytest.raises(BoardNotFoundError) as info:
+        locate_board(screen, classic)
+    message = str(info.value)
+    assert "2 'classic' boards" in message
+    assert "(80, 100)" in message and "(500, 300)" in message
+
+
+def test_read_board_fast_path_on_a_grabbed_region(classic):
+    stage = stage_boards("expert", seed=8)[1]
+    image, truth = render_screen(stage.board, classic, 1.25, seed=5)
+    located = read_screen(image, classic)
+    region = located.geometry.region().union(located.geometry.face)
+    grabbed = image[region.top : region.bottom, region.left : region.right]
+    reading = read_board(grabbed, located.geometry.offset(-region.left, -region.top), classic)
+    assert reading.board == located.board
+    assert reading.status is GameStatus.PLAYING
+    assert reading.geometry.face is not None
+    assert _same_box(reading.geometry.face.offset(region.left, region.top), truth.face)
+
+
+def test_status_from_board_when_the_skin_has_no_face(classic):
+    faceless = copy.copy(classic)
+    faceless.faces = {}
+    for stage in stage_boards("beginner", seed=6):
+        image, _ = render_screen(stage.board, classic, 1.0, status=stage.status, seed=3)
+        reading = read_screen(image, faceless)
+        assert reading.face is None and reading.geometry.face is None
+        assert reading.status == stage.status, stage.name
+    assert status_from_board(Board.from_text("1X\n.."), None) is GameStatus.LOST
+    assert status_from_board(Board.from_text("1F\n11", mines=1), None) is GameStatus.WON
+    assert status_from_board(Board.from_text("1.\n1.", mines=1), None) is GameStatus.PLAYING
+
+
+def test_unknown_skin_name_is_a_skin_error():
+    with pytest.raises(SkinError, match="no skin named 'nope'"):
+        read_screen(np.zeros((50, 50, 3), np.uint8), "nope")
+
+
+@pytest.mark.skipif(not REAL_CAPTURES, reason="no real client captures in tests/data/real")
+@pytest.mark.parametrize("png", REAL_CAPTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_real_client_captures(png):
+    """Wine's winemine and xdemineur screenshots (captured under Xvfb) read exactly, skin chosen by auto."""
+    text = png.with_suffix(".txt").read_text()
+    truth = Board.from_text(text)
+    header = dict(
+        line[1:].split(":", 1) for line in text.splitlines() if line.startswith("#") and ":" in line
+    )
+    reading = read_screen(cv2.imread(str(png)), "auto", truth.mines)
+    assert reading.skin.name == png.parent.name
+    assert reading.board == truth
+    if "status" in header:
+        assert reading.status.value == header["status"].strip()
+
+
+def _sheet_skin_board(sheet: np.ndarray, board: Board, scale: float) -> tuple[np.ndarray, Geometry]:
+    """A board drawn from the real Minesweeper X sprite sheet (cells at 16 px), scaled, on a desktop."""
+    sprites = {Cell(n): sheet[0:16, 16 * n : 16 * n + 16] for n in range(9)}
+    for index, cell in (
+        (0, Cell.COVERED),
+        (2, Cell.MINE),
+        (3, Cell.FLAG),
+        (4, Cell.WRONG_FLAG),
+        (5, Cell.EXPLODED),
+    ):
+        sprites[cell] = sheet[16:32, 16 * index : 16 * index + 16]
+    tile = np.vstack([np.hstack([sprites[Cell(int(v))] for v in row]) for row in board.cells])
+    tile = cv2.resize(tile, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)  # integer zoom
+    screen = np.full((tile.shape[0] + 120, tile.shape[1] + 160, 3), (120, 80, 30), np.uint8)
+    screen[60 : 60 + tile.shape[0] + 8, 76 : 76 + tile.shape[1] + 8] = (255, 255, 255)  # frame
+    screen[60 : 60 + tile.shape[0], 80 : 80 + tile.shape[1]] = tile
+    return screen, Geometry(80, 60, 16 * scale, 16 * scale, board.rows, board.cols)
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason="../shared/realdata is not present")
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_classic_skin_reads_the_real_minesweeper_x_sprites(scale, classic):
+    sheet = cv2.imread(str(REALDATA / "minesweeper-x" / "winxpskin.bmp"))
+    for stage in stage_boards("intermediate", seed=7):
+        screen, truth = _sheet_skin_board(sheet, stage.board, scale)
+        location = locate_board(screen, classic)
+        assert (location.geometry.rows, location.geometry.cols) == (16, 16)
+        assert location.reading.board().to_text() == stage.board.to_text(), (stage.name, scale)
+
+
+CROP_STATES = {
+    **{str(n): Cell(n) for n in range(9)},
+    "covered": Cell.COVERED,
+    "flag": Cell.FLAG,
+    "mine": Cell.MINE,
+    "explosion": Cell.EXPLODED,
+    "false": Cell.WRONG_FLAG,
+}
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason="../shared/realdata is not present")
+@pytest.mark.parametrize("prefix,scale", [("msx-", 1.0), ("msx-125-", 1.25)])
+def test_classic_templates_match_real_minesweeper_x_cell_crops(prefix, scale, classic):
+    """Each real 13x13 (15x15 at 125%) interior crop fits its own classic template best."""
+    checked = 0
+    for name, state in CROP_STATES.items():
+        path = REALDATA / "minesweeper-x" / f"{prefix}{name}.png"
+        if not path.exists():
+            continue
+        crop = cv2.imread(str(path)).astype(np.float32)
+        scores = {}
+        for other, template in classic.cells.items():
+            size = round(16 * scale)
+            scaled = cv2.resize(template, (size, size), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+            scores[other] = float(cv2.matchTemplate(scaled, crop, cv2.TM_SQDIFF).min())
+        best = min(scores, key=scores.get)
+        assert best == state, (
+            f"{path.name}: best {best.name}, scores {scores[best]:.0f} vs {scores[state]:.0f}"
+        )
+        checked += 1
+    assert checked >= 13
+    assert set(CROP_STATES.values()) <= set(STATE_NAMES.values())
