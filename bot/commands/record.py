@@ -69,6 +69,7 @@ def record(
     capture: CaptureBackend,
     sleep: Callable[[float], None] = time.sleep,
     progress: Progress | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[Path]:
     """Grab ``options.frames`` whole screens ``options.interval`` s apart into numbered PNGs.
 
@@ -82,9 +83,9 @@ def record(
     except OSError as exc:
         raise CaptureError(f"cannot create the recording folder {str(options.out)!r}: {exc}") from exc
     saved: list[Path] = []
-    next_at = time.monotonic()
+    next_at = clock()
     for number in range(1, options.frames + 1):
-        wait = next_at - time.monotonic()
+        wait = next_at - clock()
         if wait > 0:
             sleep(wait)
         next_at += options.interval

@@ -1,0 +1,143 @@
+"""`minebot dry-run` and `minebot record`: frames in, boards, statuses and moves out; errors per frame."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from bot.board import Board
+from bot.capture import ReplayCapture
+from bot.cli import main
+from bot.commands.record import RecordOptions, record
+from bot.game import GameStatus
+from bot.render import render_screen
+from bot.vision.cases import stage_boards
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory) -> Path:
+    """A folder: a mid-game beginner board, a lost one, and a desktop with no board."""
+    folder = tmp_path_factory.mktemp("shots")
+    stages = stage_boards("beginner", seed=21)
+    mid, _ = render_screen(stages[1].board, "classic", 1.25, seed=1)
+    lost, _ = render_screen(stages[3].board, "classic", 1.0, status=GameStatus.LOST, seed=2)
+    cv2.imwrite(str(folder / "a_mid.png"), mid)
+    cv2.imwrite(str(folder / "b_lost.png"), lost)
+    cv2.imwrite(str(folder / "c_empty.png"), np.full((300, 400, 3), (30, 90, 30), np.uint8))
+    return folder
+
+
+def test_json_reports_each_frame_and_exits_1_for_the_bad_one(frames, capsys):
+    assert main(["dry-run", str(frames), "--skin", "classic", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    mid, lost, empty = out["frames"]
+    truth = stage_boards("beginner", seed=21)
+    assert mid["source"] == "a_mid.png" and (mid["rows"], mid["cols"]) == (9, 9)
+    assert mid["board"] == truth[1].board.to_text().splitlines()
+    assert mid["status"] == "playing" and mid["skin"] == "classic" and mid["mines"] == 10
+    assert mid["move"]["action"] in ("open", "flag", "chord") and len(mid["move"]["cell"]) == 2
+    assert lost["status"] == "lost" and lost["move"] is None
+    assert lost["board"] == truth[3].board.to_text().splitlines()
+    assert empty["source"] == "c_empty.png"
+    assert empty["error"].startswith("BoardNotFoundError: no 'classic' board found")
+
+
+def test_text_output_shows_board_status_and_move(frames, capsys):
+    assert main(["dry-run", str(frames / "a_mid.png")]) == 0
+    out = capsys.readouterr().out
+    truth = stage_boards("beginner", seed=21)[1].board
+    assert "== a_mid.png" in out
+    assert "# mines: 10\n" + truth.to_text() in out
+    assert "status: playing  skin: classic" in out
+    assert "\nmove: open (" in out or "\nmove: flag (" in out
+
+
+def test_the_move_is_the_solvers_for_the_read_board(frames, capsys):
+    from bot.solver import choose_move
+
+    main(["dry-run", str(frames / "a_mid.png"), "--json", "--rule", "safe"])
+    frame = json.loads(capsys.readouterr().out)["frames"][0]
+    board = Board.from_text("\n".join(frame["board"]), mines=10)
+    assert frame["move"] == choose_move(board, 10, "safe").to_dict()
+
+
+def test_annotate_writes_one_png_per_read_frame(frames, tmp_path, capsys):
+    main(["dry-run", str(frames), "--skin", "classic", "--annotate", str(tmp_path / "ann")])
+    written = sorted(p.name for p in (tmp_path / "ann").iterdir())
+    assert written == ["0001_a_mid.png", "0002_b_lost.png"]
+    picture = cv2.imread(str(tmp_path / "ann" / "0001_a_mid.png"))
+    original = cv2.imread(str(frames / "a_mid.png"))
+    assert picture.shape == original.shape and not np.array_equal(picture, original)
+
+
+def test_gif_frames_are_read_one_by_one(tmp_path, capsys):
+    stages = stage_boards("beginner", seed=22)
+    images = [
+        render_screen(s.board, "classic", 1.0, status=s.status, seed=3, screen_size=(640, 480))[0]
+        for s in stages
+    ]
+    gif = tmp_path / "game.gif"
+    pictures = [Image.fromarray(image[:, :, ::-1]) for image in images]
+    pictures[0].save(gif, save_all=True, append_images=pictures[1:], duration=100)
+    assert main(["dry-run", str(gif), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["frames"]
+    assert [f["source"] for f in out] == [f"game.gif#{i}" for i in range(4)]
+    assert [f["status"] for f in out] == [s.status.value for s in stages]
+    assert [f["board"] for f in out] == [s.board.to_text().splitlines() for s in stages]
+
+
+def test_a_non_standard_size_needs_mines(tmp_path, capsys):
+    board = Board.from_text("1.1..\n.....\n.....\n11211")
+    image, _ = render_screen(board, "classic", 1.0, seed=4, screen_size=(640, 480))
+    path = tmp_path / "odd.png"
+    cv2.imwrite(str(path), image)
+    assert main(["dry-run", str(path), "--json"]) == 1
+    frame = json.loads(capsys.readouterr().out)["frames"][0]
+    assert "not a standard level: give the mine count with --mines" in frame["error"]
+    assert main(["dry-run", str(path), "--json", "--mines", "4"]) == 0
+    frame = json.loads(capsys.readouterr().out)["frames"][0]
+    assert frame["mines"] == 4 and frame["move"] is not None
+
+
+def test_a_missing_path_is_an_error(tmp_path, capsys):
+    assert main(["dry-run", str(tmp_path / "nope.png")]) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_record_saves_numbered_pngs_at_the_interval(tmp_path):
+    shots = [np.full((20, 30, 3), value, np.uint8) for value in (10, 20, 30)]
+
+    class Stepping(ReplayCapture):
+        def grab(self, region=None):
+            image = super().grab(region)
+            if self.frames_left:
+                self.advance()
+            return image
+
+    now = [100.0]
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    with Stepping(shots) as capture:
+        saved = record(RecordOptions(tmp_path / "rec", 0.5, 3), capture, sleep=sleep, clock=lambda: now[0])
+    assert [p.name for p in saved] == ["frame_0001.png", "frame_0002.png", "frame_0003.png"]
+    for path, shot in zip(saved, shots, strict=True):
+        assert np.array_equal(cv2.imread(str(path)), shot)
+    assert waits == [0.5, 0.5]  # one interval between frames, none before the first
+
+
+def test_record_rejects_zero_frames(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["record", "--frames", "0"])
+    assert info.value.code == 2
+    assert "must be 1 or more" in capsys.readouterr().err
