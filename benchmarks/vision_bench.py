@@ -1,0 +1,125 @@
+"""Vision benchmark: cell accuracy over every stage, size, scale and JPEG quality; locate and classify speed.
+
+Run: ``python benchmarks/vision_bench.py`` (add ``--quick`` for one level). Prints the accuracy table,
+then median/95th-percentile times for locating a board on a 1920x1080 screenshot (known skin, and
+``auto``) and for classifying an Expert board with its geometry known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.errors import MinebotError  # noqa: E402
+from bot.render import render_screen  # noqa: E402
+from bot.skin import find_skin  # noqa: E402
+from bot.vision import classify_cells, locate_board, read_screen  # noqa: E402
+from bot.vision.cases import screen_cases, stage_boards  # noqa: E402
+
+
+def _ms(samples: list[tuple[float, float]]) -> str:
+    """Median and p95 wall time, and median CPU time (the machine may be shared: CPU time is steadier)."""
+    wall = sorted(w for w, _ in samples)
+    cpu = sorted(c for _, c in samples)
+    p95 = wall[min(len(wall) - 1, int(0.95 * len(wall)))]
+    return (
+        f"wall median {statistics.median(wall) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms; "
+        f"CPU median {statistics.median(cpu) * 1000:.1f} ms (n={len(wall)})"
+    )
+
+
+class _Timer:
+    """Wall and process CPU time of a block, appended to a list."""
+
+    def __init__(self, into: list[tuple[float, float]]) -> None:
+        self.into = into
+
+    def __enter__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def __exit__(self, *exc: object) -> None:
+        self.into.append((time.perf_counter() - self.wall, time.process_time() - self.cpu))
+
+
+def accuracy(levels: tuple[str, ...], qualities: tuple[int | None, ...]) -> tuple[int, int, int, int]:
+    """(screens, screens all right, cells, cells right) over the case matrix, read with skin auto."""
+    screens = right_screens = cells = right_cells = 0
+    for case in screen_cases(levels=levels, jpeg_qualities=qualities):
+        screens += 1
+        cells += case.board.cells.size
+        try:
+            reading = read_screen(case.image, "auto")
+        except MinebotError as exc:
+            print(f"  {case.label}: {type(exc).__name__}: {exc}")
+            continue
+        if reading.board.shape == case.board.shape:
+            good = int((reading.board.cells == case.board.cells).sum())
+            right_cells += good
+            ok = good == case.board.cells.size and reading.status == case.status
+            right_screens += ok
+            if not ok:
+                print(
+                    f"  {case.label}: {case.board.cells.size - good} cell(s) wrong, status {reading.status}"
+                )
+        else:
+            print(f"  {case.label}: read {reading.board.shape}, truth {case.board.shape}")
+    return screens, right_screens, cells, right_cells
+
+
+def speed(repeats: int) -> None:
+    classic = find_skin("classic")
+    expert = stage_boards("expert", seed=0)[1]
+    shots = [
+        render_screen(expert.board, "classic", scale, seed=seed)
+        for seed, scale in enumerate((1.0, 1.25, 1.5, 1.75))
+    ]
+    locate_board(shots[0][0], classic)  # warm caches
+    times: list[tuple[float, float]] = []
+    for _ in range(repeats):
+        for image, _ in shots:
+            with _Timer(times):
+                locate_board(image, classic)
+    print(f"locate, Expert on 1920x1080, skin classic: {_ms(times)}")
+    times = []
+    for image, _ in shots:
+        with _Timer(times):
+            read_screen(image, "auto")
+    print(f"read_screen with skin auto (tries every skin): {_ms(times)}")
+    for image, geometry in shots[:2]:
+        classify_cells(image, geometry, classic)
+        times = []
+        for _ in range(repeats * 20):
+            with _Timer(times):
+                classify_cells(image, geometry, classic)
+        print(f"classify 16x30 board, pitch {geometry.pitch_x:g}, geometry known: {_ms(times)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="beginner only, PNG only")
+    parser.add_argument("--repeats", type=int, default=10, help="timing repeats (default 10)")
+    args = parser.parse_args(argv)
+    levels = ("beginner",) if args.quick else ("beginner", "intermediate", "expert")
+    qualities: tuple[int | None, ...] = (None,) if args.quick else (None, 90, 75)
+    screens, good_screens, cells, good_cells = accuracy(levels, qualities)
+    print(
+        f"accuracy: {good_screens}/{screens} screenshots entirely right, {good_cells}/{cells} cells "
+        f"({100 * good_cells / max(cells, 1):.3f}%) - stages fresh/mid/won/lost, scales 1-2.04, "
+        f"{'PNG' if args.quick else 'PNG + JPEG q90 + q75'}"
+    )
+    print(f"load average before timing: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPU(s)")
+    speed(args.repeats)
+    return 0 if good_cells == cells else 1
+
+
+if __name__ == "__main__":
+    np.set_printoptions(linewidth=120)
+    sys.exit(main())
