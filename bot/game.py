@@ -236,6 +236,25 @@ class Game:
         view[~mine & (view == Cell.FLAG)] = Cell.WRONG_FLAG
         view[exploded] = Cell.EXPLODED
 
+    def open_random_zero(self) -> Coord | None:
+        """Open a uniformly random mine-free cell with no mine around it, as xdemineur does at start-up.
+
+        Places the mines first if needed (uniformly: the rule's first-click protection does not apply,
+        since no cell was chosen). Returns the cell, or None when the layout has no such cell.
+        """
+        if self.status is not GameStatus.PLAYING or self.moves:
+            raise ValueError("open_random_zero starts a game: call it before any other move")
+        if self._mine is None:
+            self._set_layout(self._random_layout(excluded=()))
+        assert self._mine is not None and self._counts is not None
+        zeros = np.flatnonzero(~self._mine & (self._counts == 0))
+        if len(zeros) == 0:
+            return None
+        index = int(self.rng.choice(zeros))
+        self.moves += 1
+        self._open_indices([index])
+        return divmod(index, self.cols)
+
     def flag(self, cell: Coord) -> None:
         """Toggle a flag on a covered cell (no effect on revealed cells or after the game ended)."""
         index = self._index(cell)

@@ -144,3 +144,18 @@ def test_none_rule_can_lose_on_the_first_click():
         game.open((4, 4))
         results.add(game.status)
     assert GameStatus.LOST in results and GameStatus.PLAYING in results
+
+
+def test_open_random_zero_starts_like_xdemineur():
+    starts = set()
+    for seed in range(200):
+        game = Game.new("expert", rule="none", seed=seed)
+        cell = game.open_random_zero()
+        assert cell is not None and game.board[cell] == Cell.ZERO and not game.layout[cell]
+        assert game.status is GameStatus.PLAYING and game.moves == 1
+        starts.add(cell)
+        with pytest.raises(ValueError):
+            game.open_random_zero()
+    assert len(starts) > 150  # spread over the board, not one fixed place
+    crowded = Game(2, 2, 3, rule="none", seed=1)
+    assert crowded.open_random_zero() is None
