@@ -77,12 +77,15 @@ class Policy:
 
     name: str
     secondary: bool = True
-    tolerance: float = 0.05
+    tolerance: float = 0.15
     """Candidates: cells with P(mine) <= safest + tolerance x max(safest, 0.1)... see :func:`_candidates`."""
-    max_candidates: int = 8
+    max_candidates: int = 12
     off_candidates: int = 2
     endgame: bool = True
 
+
+LOOKAHEAD_BUDGET = 20_000
+"""Search nodes a look-ahead position's region may take; past it the candidate is scored by safety only."""
 
 POLICIES: dict[str, Policy] = {
     "best": Policy("best"),
@@ -261,9 +264,14 @@ def _candidates(know: Knowledge, probs: Probabilities, pol: Policy) -> list[int]
     return chosen
 
 
-def _after_safety(know: Knowledge, total: int | None) -> tuple[int, float]:
-    """(weight, best safety) of a hypothetical position; safety 1.0 when a cell is proven safe."""
-    probs = solve(know, total)
+def _after_safety(know: Knowledge, total: int | None) -> tuple[int, float] | None:
+    """(weight, best safety) of a hypothetical position; safety 1.0 when a cell is proven safe.
+
+    None when it cannot be counted exactly within :data:`LOOKAHEAD_BUDGET`.
+    """
+    probs = solve(know, total, node_budget=LOOKAHEAD_BUDGET)
+    if not probs.exact:
+        return None
     if know.safe_cells():
         return probs.weight or 0, 1.0
     rest = [p for p in probs.prob.values() if p < 1.0]
@@ -281,10 +289,12 @@ def secondary_safety(know: Knowledge, probs: Probabilities, j: int, total: int |
     mass = 0
     for value in range(base, base + free + 1):
         try:
-            hyp = know.reveal(j, value)
-            weight, safety = _after_safety(hyp, total)
+            after = _after_safety(know.reveal(j, value), total)
         except ContradictionError:
             continue
+        if after is None:
+            return None
+        weight, safety = after
         mass += weight
         weighted += weight * safety
     if not mass:
