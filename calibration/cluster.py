@@ -1,0 +1,197 @@
+"""Cut a located board into cells and group the cells that look alike.
+
+Cells are resampled to one common size before they are compared, so the 1 px differences of a
+fractional pitch (32/33 px cells) vanish, then lightly blurred, so JPEG noise and sub-pixel shifts do
+not split a group. Two cells look alike when their mean colour difference is small *and* almost no
+pixel differs strongly (the 98th percentile): a thin digit stroke on a flat cell is few pixels but a
+strong difference, so it is never merged into the empty cell.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from bot.board import Cell
+from bot.geometry import Geometry
+from calibration.model import Group, Member
+
+LOGGER = logging.getLogger(__name__)
+
+COMPARE_SIZE = 24
+"""Cells are compared at (at most) this many pixels square."""
+SAME_MEAN = 10.0
+"""Largest mean colour difference (0-255) between cells that look alike."""
+SAME_PEAK = 45.0
+"""Largest 98th-percentile colour difference between cells that look alike."""
+
+
+def cut_cells(image: np.ndarray, geometry: Geometry, size: int) -> np.ndarray:
+    """Every cell of the board resampled to ``size`` x ``size``: an array ``(rows, cols, size, size, 3)``."""
+    tiles = np.zeros((geometry.rows, geometry.cols, size, size, 3), np.uint8)
+    for r in range(geometry.rows):
+        for c in range(geometry.cols):
+            rect = geometry.cell_rect((r, c))
+            crop = image[rect.top : rect.bottom, rect.left : rect.right]
+            if crop.shape[:2] != (size, size):
+                shrink = crop.shape[0] > size or crop.shape[1] > size
+                crop = cv2.resize(
+                    crop, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+                )
+            tiles[r, c] = crop
+    return tiles
+
+
+def features(tiles: np.ndarray) -> np.ndarray:
+    """Comparison features of ``(n, s, s, 3)`` tiles: resized to the compare size, blurred, float32."""
+    size = min(tiles.shape[1], COMPARE_SIZE)
+    sigma = max(size / 24.0, 0.5)
+    out = np.empty((len(tiles), size, size, 3), np.float32)
+    for i, tile in enumerate(tiles):
+        small = (
+            tile if tile.shape[0] == size else cv2.resize(tile, (size, size), interpolation=cv2.INTER_AREA)
+        )
+        out[i] = cv2.GaussianBlur(small.astype(np.float32), (0, 0), sigma)
+    return out.reshape(len(tiles), -1, 3)
+
+
+def peak(diff: np.ndarray) -> np.ndarray:
+    """The 98th percentile along the last axis (a partial sort, cheaper than ``np.percentile``)."""
+    k = int(0.98 * (diff.shape[-1] - 1))
+    return np.partition(diff, k, axis=-1)[..., k]
+
+
+def distances(feats: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and 98th-percentile colour difference of each feature row to each reference: ``(n, k)`` each."""
+    diff = np.abs(feats[:, None] - refs[None]).mean(axis=3)
+    return diff.mean(axis=2), peak(diff)
+
+
+def nearest(feats: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each feature row: the nearest reference by mean difference, that difference and its peak."""
+    mean = np.stack([np.abs(feats - r[None]).mean(axis=(1, 2)) for r in refs], axis=1)
+    best = np.argmin(mean, axis=1)
+    diff = np.abs(feats - refs[best]).mean(axis=2)
+    return best, mean[np.arange(len(feats)), best], peak(diff)
+
+
+def alike(mean: np.ndarray, peak: np.ndarray) -> np.ndarray:
+    """Whether cells with these differences look the same."""
+    return (mean <= SAME_MEAN) & (peak <= SAME_PEAK)
+
+
+def _nearest_alike(f: np.ndarray, centres: np.ndarray) -> int:
+    """Index of the nearest centre that looks like ``f``, or -1."""
+    mean = np.abs(centres - f[None]).mean(axis=(1, 2))
+    for k in np.argsort(mean):
+        if mean[k] > SAME_MEAN:
+            break
+        if peak(np.abs(centres[k] - f).mean(axis=1)) <= SAME_PEAK:
+            return int(k)
+    return -1
+
+
+def cluster(feats: np.ndarray, settle: bool = True) -> np.ndarray:
+    """Group labels (0..k-1) for feature rows: leader clustering, then (``settle``) one pass to the
+    nearest group median."""
+    labels = np.full(len(feats), -1)
+    centres = np.empty((0, *feats.shape[1:]), np.float32)
+    for i, f in enumerate(feats):
+        k = _nearest_alike(f, centres) if len(centres) else -1
+        if k < 0:
+            centres = np.concatenate([centres, f[None]])
+            k = len(centres) - 1
+        labels[i] = k
+    if not settle:
+        return labels
+    refs = np.stack([np.median(feats[labels == k], axis=0) for k in range(len(centres))])
+    best, mean, top = nearest(feats, refs)
+    labels = np.where(alike(mean, top), best, labels)
+    _, labels = np.unique(labels, return_inverse=True)
+    return labels
+
+
+def count_groups(image: np.ndarray, geometry: Geometry) -> int:
+    """How many look-alike groups a geometry's cells fall into (fewer means a better cut)."""
+    size = min(round(min(geometry.pitch_x, geometry.pitch_y)), COMPARE_SIZE)
+    tiles = cut_cells(image, geometry, size)
+    return int(cluster(features(tiles.reshape(-1, size, size, 3)), settle=False).max()) + 1
+
+
+def alike_fraction(image: np.ndarray, geometry: Geometry, strip: tuple[int, int, int, int]) -> float:
+    """The fraction of cells in ``strip`` (rows r0:r1, cols c0:c1) that look like a cell outside it."""
+    size = min(round(min(geometry.pitch_x, geometry.pitch_y)), COMPARE_SIZE)
+    feats = features(cut_cells(image, geometry, size).reshape(-1, size, size, 3))
+    r0, r1, c0, c1 = strip
+    inside = np.zeros((geometry.rows, geometry.cols), bool)
+    inside[r0:r1, c0:c1] = True
+    inside = inside.ravel()
+    labels = cluster(feats[~inside], settle=False)
+    centres = np.stack([feats[~inside][labels == k][0] for k in range(labels.max() + 1)])
+    return float(np.mean([_nearest_alike(f, centres) >= 0 for f in feats[inside]]))
+
+
+@dataclass
+class Shot:
+    """One screenshot's board: its geometry and its cells at the template size."""
+
+    name: str
+    geometry: Geometry
+    tiles: np.ndarray
+    """``(rows, cols, size, size, 3)`` uint8."""
+
+
+def group_shots(shots: list[Shot]) -> list[Group]:
+    """Look-alike groups over the cells of all shots, largest first, each with a median image."""
+    flat = np.concatenate([s.tiles.reshape(-1, *s.tiles.shape[2:]) for s in shots])
+    where = [
+        Member(i, (r, c))
+        for i, s in enumerate(shots)
+        for r in range(s.tiles.shape[0])
+        for c in range(s.tiles.shape[1])
+    ]
+    labels = cluster(features(flat))
+    order = sorted(range(labels.max() + 1), key=lambda k: -int((labels == k).sum()))
+    groups = []
+    for new_id, k in enumerate(order):
+        idx = np.nonzero(labels == k)[0]
+        image = np.median(flat[idx], axis=0).round().astype(np.uint8)
+        groups.append(Group(new_id, image, [where[i] for i in idx]))
+    LOGGER.info("%d cells fall into %d groups", len(flat), len(groups))
+    return groups
+
+
+@dataclass
+class Reading:
+    """Cells read against templates: the state (``-1`` unreadable) and confidence margin of each."""
+
+    states: np.ndarray
+    margins: np.ndarray
+    """``(d2 - d1) / d2`` for the best (d1) and second-best (d2) template distance: 1 is certain."""
+
+    def unreadable(self) -> list[tuple[int, int]]:
+        return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.states < 0), strict=True)]
+
+
+def read_tiles(tiles: np.ndarray, templates: dict[Cell, np.ndarray]) -> Reading:
+    """Read ``(rows, cols, s, s, 3)`` tiles as the nearest template; a cell like none is unreadable."""
+    rows, cols = tiles.shape[:2]
+    size = tiles.shape[2]
+    states = list(templates)
+    refs = np.stack([cv2.resize(templates[s], (size, size), interpolation=cv2.INTER_AREA) for s in states])
+    feats = features(tiles.reshape(-1, size, size, 3))
+    ref_feats = features(refs)
+    mean = np.stack([np.abs(feats - r[None]).mean(axis=(1, 2)) for r in ref_feats], axis=1)
+    order = np.argsort(mean, axis=1)
+    idx = np.arange(len(mean))
+    d1 = mean[idx, order[:, 0]]
+    d2 = mean[idx, order[:, 1]] if len(states) > 1 else np.full(len(mean), 255.0)
+    ok = alike(d1, peak(np.abs(feats - ref_feats[order[:, 0]]).mean(axis=2)))
+    values = np.array([int(s) for s in states])[order[:, 0]]
+    margins = (d2 - d1) / np.maximum(d2, 1e-6)
+    return Reading(
+        np.where(ok, values, -1).reshape(rows, cols), np.where(ok, margins, 0.0).reshape(rows, cols)
+    )

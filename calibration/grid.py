@@ -1,0 +1,248 @@
+"""Find a Minesweeper grid on a screenshot from the pixels alone, with no template.
+
+Cells repeat, so their boundaries make the edge profile periodic. :func:`find_grid`:
+
+1. sums horizontal and vertical colour edges into column and row profiles and takes the pitch from
+   their autocorrelation (the smallest strong peak, so a multiple of the pitch is never chosen);
+2. marks each cell slot of that lattice whose left and top boundaries are real edges along most of
+   their length, and takes the largest all-marked rectangle as the board;
+3. refines pitch and phase to a fraction of a pixel over the board's own lines (so a 32.5 px pitch,
+   drawn as alternating 32/33 px cells, comes out as 32.5), and
+4. among phases one pixel either side, keeps the one whose cut cells fall into the fewest look-alike
+   groups: cells cut at the wrong phase carry a sliver of their neighbour and stop looking alike.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from bot.errors import BoardNotFoundError
+from bot.geometry import Geometry
+
+LOGGER = logging.getLogger(__name__)
+
+MIN_PITCH = 7
+"""Smallest cell pitch looked for, in pixels."""
+MAX_PITCH = 160
+MIN_EDGE = 6.0
+"""A cell boundary must be at least this strong (mean colour step, 0-255) along its length."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The lattice along one axis: boundary ``i`` is at ``round(phase + i * pitch)``."""
+
+    pitch: float
+    phase: float
+
+    def line(self, i: int) -> int:
+        return round(self.phase + i * self.pitch)
+
+
+def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colour steps into each pixel from its left (``ex``) and from above (``ey``), mean over channels."""
+    img = image.astype(np.float32)
+    if img.ndim == 2:
+        img = img[:, :, None]
+    ex = np.zeros(img.shape[:2], np.float32)
+    ey = np.zeros(img.shape[:2], np.float32)
+    ex[:, 1:] = np.abs(np.diff(img, axis=1)).mean(axis=2)
+    ey[1:, :] = np.abs(np.diff(img, axis=0)).mean(axis=2)
+    return ex, ey
+
+
+def estimate_pitch(profile: np.ndarray, min_pitch: int = MIN_PITCH, max_pitch: int = MAX_PITCH) -> int | None:
+    """The integer period of an edge profile: the smallest autocorrelation peak near the strongest."""
+    n = len(profile)
+    hi = min(max_pitch, n // 3)
+    if hi <= min_pitch:
+        return None
+    p = np.convolve(profile, np.array([0.25, 0.5, 0.25]), mode="same")  # half-pixel shifts still correlate
+    p = p - p.mean()
+    spectrum = np.fft.rfft(p, 2 * n)
+    ac = np.fft.irfft(spectrum * np.conj(spectrum))[:n]
+    ac = ac / np.maximum(n - np.arange(n), 1)
+    if ac[0] <= 0:
+        return None
+    lags = np.arange(min_pitch, hi + 1)
+    values = ac[lags]
+    peaks = [
+        int(lag)
+        for lag, v in zip(lags, values, strict=True)
+        if v > 0 and v >= ac[lag - 1] and v >= ac[min(lag + 1, n - 1)]
+    ]
+    if not peaks:
+        return None
+    best = max(ac[lag] for lag in peaks)
+    if best < 0.05 * ac[0]:
+        return None
+    return next(lag for lag in peaks if ac[lag] >= 0.7 * best)
+
+
+def _fold_phase(profile: np.ndarray, pitch: int) -> int:
+    """The phase (0..pitch-1) where the profile folded modulo the pitch is strongest."""
+    usable = len(profile) - len(profile) % pitch
+    return int(np.argmax(profile[:usable].reshape(-1, pitch).sum(axis=0)))
+
+
+def _boundary_strength(edges: np.ndarray, at: int, span: tuple[int, int]) -> float:
+    """Median over ``span`` of the strongest step within one pixel of line ``at`` (rows of ``edges``)."""
+    lo, hi = max(at - 1, 0), min(at + 2, edges.shape[0])
+    if lo >= hi or span[1] <= span[0]:
+        return 0.0
+    return float(np.median(edges[lo:hi, span[0] : span[1]].max(axis=0)))
+
+
+def _slot_map(ex: np.ndarray, ey: np.ndarray, ax: Axis, ay: Axis) -> tuple[np.ndarray, int, int]:
+    """For every lattice slot, whether its left and top boundaries are real edges; plus the first indices."""
+    h, w = ex.shape
+    c0 = -int(np.floor(ax.phase / ax.pitch))
+    r0 = -int(np.floor(ay.phase / ay.pitch))
+    cols = [c for c in range(c0, c0 + int(w / ax.pitch) + 2) if ax.line(c) >= 0 and ax.line(c + 1) <= w]
+    rows = [r for r in range(r0, r0 + int(h / ay.pitch) + 2) if ay.line(r) >= 0 and ay.line(r + 1) <= h]
+    if not cols or not rows:
+        return np.zeros((0, 0), bool), 0, 0
+    left = np.zeros((len(rows), len(cols)), np.float32)
+    top = np.zeros_like(left)
+    exT = ex.T
+    for i, r in enumerate(rows):
+        y0, y1 = ay.line(r), ay.line(r + 1)
+        ym = (y0 + (y1 - y0) // 5, y1 - (y1 - y0) // 5)
+        for j, c in enumerate(cols):
+            x0, x1 = ax.line(c), ax.line(c + 1)
+            xm = (x0 + (x1 - x0) // 5, x1 - (x1 - x0) // 5)
+            left[i, j] = _boundary_strength(exT, x0, ym)
+            top[i, j] = _boundary_strength(ey, y0, xm)
+    strong = np.concatenate([left.ravel(), top.ravel()])
+    threshold = max(MIN_EDGE, 0.1 * float(np.percentile(strong, 90)))
+    return (left >= threshold) & (top >= threshold), rows[0], cols[0]
+
+
+def largest_rectangle(mask: np.ndarray) -> tuple[int, int, int, int]:
+    """The largest all-true axis-aligned rectangle of a bool grid: ``(row, col, rows, cols)``."""
+    best = (0, 0, 0, 0)
+    heights = np.zeros(mask.shape[1] + 1, int)
+    for r in range(mask.shape[0]):
+        heights[:-1] = np.where(mask[r], heights[:-1] + 1, 0)
+        stack: list[int] = []
+        for c in range(len(heights)):
+            while stack and heights[stack[-1]] >= heights[c]:
+                h = heights[stack.pop()]
+                start = stack[-1] + 1 if stack else 0
+                if h * (c - start) > best[2] * best[3]:
+                    best = (r - h + 1, start, int(h), c - start)
+            stack.append(c)
+    return best
+
+
+def _refine(profile: np.ndarray, axis: Axis, count: int) -> Axis:
+    """Sub-pixel pitch and phase that put ``count + 1`` boundaries on the strongest edges.
+
+    The profile is smoothed and sampled between pixels, so the best comb is unique and a 32.5 px
+    pitch is told from 32 and 33 by where its later lines fall.
+    """
+    smooth = np.convolve(profile, np.array([1.0, 2.0, 1.0]) / 4, mode="same")
+    best = (-1.0, axis)
+    for span, step in ((1.0, 0.02), (0.03, 0.002)):
+        pitches = np.arange(axis.pitch - span, axis.pitch + span + step / 2, step)
+        phases = np.arange(axis.phase - 1.5, axis.phase + 1.5001, 0.05)
+        pos = phases[None, :, None] + pitches[:, None, None] * np.arange(count + 1)[None, None, :]
+        score = np.interp(pos, np.arange(len(smooth)), smooth, left=0.0, right=0.0).sum(axis=2)
+        i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+        if score[i, j] > best[0]:
+            best = (float(score[i, j]), Axis(float(pitches[i]), float(phases[j])))
+        axis = best[1]
+    return best[1]
+
+
+def _lattice(ex: np.ndarray, ey: np.ndarray) -> tuple[Axis, Axis]:
+    px = estimate_pitch(ex.mean(axis=0))
+    py = estimate_pitch(ey.mean(axis=1))
+    if px is None or py is None:
+        raise BoardNotFoundError("no repeating grid of cells found (the screenshot has no periodic edges)")
+    return _global_axis(ex.mean(axis=0), px), _global_axis(ey.mean(axis=1), py)
+
+
+def _global_axis(profile: np.ndarray, pitch: int) -> Axis:
+    """A sub-pixel lattice over the whole profile, from an integer pitch (the board dominates the comb)."""
+    phase = _fold_phase(profile, pitch)
+    return _refine(profile, Axis(pitch, phase), int((len(profile) - phase) / pitch))
+
+
+def find_grid(image: np.ndarray) -> Geometry:
+    """The board's geometry on ``image`` (BGR), found from its periodic cell boundaries alone.
+
+    Raises:
+        BoardNotFoundError: when no grid of at least 2 x 2 cells is found.
+    """
+    ex, ey = edge_maps(image)
+    ax, ay = _lattice(ex, ey)
+    mask, r_first, c_first = _slot_map(ex, ey, ax, ay)
+    r, c, rows, cols = largest_rectangle(mask)
+    if rows < 2 or cols < 2:
+        raise BoardNotFoundError(f"no board of at least 2x2 cells found (pitch {ax.pitch:.2f} px)")
+    y0, y1 = ay.line(r_first + r), ay.line(r_first + r + rows)
+    x0, x1 = ax.line(c_first + c), ax.line(c_first + c + cols)
+    fx = _refine(ex[y0:y1].mean(axis=0), Axis(ax.pitch, x0), cols)
+    fy = _refine(ey[:, x0:x1].mean(axis=1), Axis(ay.pitch, y0), rows)
+    geometry = _extend(image, Geometry(fx.phase, fy.phase, fx.pitch, fy.pitch, rows, cols))
+    geometry = _best_phase(image, geometry)
+    LOGGER.info(
+        "grid: %dx%d cells, pitch %.3fx%.3f px, top-left (%.2f, %.2f)",
+        geometry.rows,
+        geometry.cols,
+        geometry.pitch_x,
+        geometry.pitch_y,
+        geometry.left,
+        geometry.top,
+    )
+    return geometry
+
+
+def _fits(image: np.ndarray, geometry: Geometry) -> bool:
+    region = geometry.region()
+    h, w = image.shape[:2]
+    return region.left >= 0 and region.top >= 0 and region.right <= w and region.bottom <= h
+
+
+def _extend(image: np.ndarray, geometry: Geometry) -> Geometry:
+    """Grow the board a row or column at a time while the new cells look like cells already in it.
+
+    Boundaries at the board's rim can be faint (a bevel the colour of the frame), so the edge map
+    may miss the outer row; the cells themselves still repeat.
+    """
+    from calibration.cluster import alike_fraction
+
+    changed = True
+    while changed:
+        changed = False
+        g = geometry
+        for cand, strip in (
+            (replace(g, top=g.top - g.pitch_y, rows=g.rows + 1), (0, 1, 0, g.cols)),
+            (replace(g, rows=g.rows + 1), (g.rows, g.rows + 1, 0, g.cols)),
+            (replace(g, left=g.left - g.pitch_x, cols=g.cols + 1), (0, g.rows, 0, 1)),
+            (replace(g, cols=g.cols + 1), (0, g.rows, g.cols, g.cols + 1)),
+        ):
+            if _fits(image, cand) and alike_fraction(image, cand, strip) >= 0.8:
+                geometry, changed = cand, True
+                break
+    return geometry
+
+
+def _best_phase(image: np.ndarray, geometry: Geometry) -> Geometry:
+    """The geometry shifted up to 2 px per axis (one axis at a time) whose cells fall into the fewest
+    groups: a cut through the wrong pixel carries a sliver of the neighbour, which splits groups."""
+    from calibration.cluster import count_groups
+
+    best = geometry
+    for axis in ("x", "y"):
+        scored = []
+        for d in (0, -1, 1, -2, 2):
+            shifted = best.offset(d, 0) if axis == "x" else best.offset(0, d)
+            if _fits(image, shifted):
+                scored.append((count_groups(image, shifted), abs(d), shifted))
+        best = min(scored, key=lambda t: t[:2])[2]
+    return best

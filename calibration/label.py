@@ -1,0 +1,403 @@
+"""Propose a cell state for each look-alike group, from its pixels and from the board's own logic.
+
+* **Base.** Groups whose outer ring (bevel, grid line, fill) matches share a base: the revealed base
+  (0, digits, shown mines) or the covered base (covered, flags).
+* **Covered and 0.** Both are plain (no glyph). A 0 cell's neighbours are all revealed, so the 0 group
+  is the plain group whose cells are surrounded only by cells of its own base; covered is the
+  largest other plain group. A board of one look is a fresh board: all covered.
+* **Flags, mines, exploded.** A glyph on the covered base is a flag if it has red in it. The exploded
+  mine is the cell on a red base; the shown mines are the revealed-base group shaped like its glyph,
+  and a wrong flag is a mine shape with red crossed over it.
+* **Digits** are assigned jointly (each digit to one group): the classic palette's hue (1 blue,
+  2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey) is the prior, with lightness telling
+  1 from 4 and 3 from 5 and contrast telling 7 from 8; the board rules it: a digit can be no more
+  than its number of unrevealed neighbours, and on a lost board it equals its mines and flags.
+  A group is sure only when the next-best whole assignment is clearly worse.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from bot.board import Cell, neighbour_table
+from calibration.model import Group, Proposal
+
+LOGGER = logging.getLogger(__name__)
+
+RING_SAME = 25.0
+"""Largest median ring difference (0-255) between groups of one base."""
+PLAIN_STD = 9.0
+"""A group is plain (no glyph) when its inner pixels stray less than this from a smooth fill."""
+INK_DIFF = 45.0
+"""A pixel is ink when it differs this much (mean over channels) from its base."""
+SURE_MARGIN = 0.6
+"""A digit assignment is sure when every other assignment costs at least this much more."""
+MAX_COST = 1.6
+"""... and its own cost is at most this."""
+
+# (hue in degrees or None for grey, lightness prior 0-255 for coloured / contrast prior 0-1 for grey)
+DIGIT_PRIORS: dict[int, tuple[float | None, float]] = {
+    1: (240.0, 255.0),
+    2: (120.0, 128.0),
+    3: (0.0, 255.0),
+    4: (240.0, 128.0),
+    5: (0.0, 128.0),
+    6: (180.0, 128.0),
+    7: (None, 0.75),
+    8: (None, 0.3),
+}
+UNREVEALED = {Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG}
+
+
+@dataclass
+class Look:
+    """What a group's pixels say: its ring, whether it is plain, its fill colour."""
+
+    ring: np.ndarray
+    inner: np.ndarray
+    plain: bool
+    fill: np.ndarray
+
+
+def _ring_width(size: int) -> int:
+    return max(2, round(0.15 * size))
+
+
+def describe(image: np.ndarray) -> Look:
+    """Ring pixels, inner pixels, plainness and fill colour of a group image."""
+    img = image.astype(np.float32)
+    s = img.shape[0]
+    w = _ring_width(s)
+    mask = np.ones((s, s), bool)
+    mask[w:-w, w:-w] = False
+    inner = img[w:-w, w:-w]
+    yy, xx = np.mgrid[0 : inner.shape[0], 0 : inner.shape[1]]
+    design = np.stack([np.ones(yy.size), yy.ravel(), xx.ravel()], axis=1)
+    flat = inner.reshape(-1, 3)
+    coef, *_ = np.linalg.lstsq(design, flat, rcond=None)
+    residual = flat - design @ coef
+    plain = float(np.abs(residual).mean(axis=1).max()) < 4 * PLAIN_STD and float(residual.std()) < PLAIN_STD
+    return Look(img[mask], inner, plain, np.median(flat, axis=0))
+
+
+def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:
+    """Hue in degrees, chroma and value (0-255) of one BGR colour."""
+    b, g, r = (float(x) for x in bgr)
+    hi, lo = max(r, g, b), min(r, g, b)
+    chroma = hi - lo
+    if chroma < 1e-6:
+        return 0.0, 0.0, hi
+    if hi == r:
+        hue = ((g - b) / chroma) % 6
+    elif hi == g:
+        hue = (b - r) / chroma + 2
+    else:
+        hue = (r - g) / chroma + 4
+    return 60.0 * hue, chroma, hi
+
+
+def ink_mask(image: np.ndarray, base: np.ndarray | None) -> np.ndarray:
+    """Inner pixels that differ from the base image (or from the inner median colour) by a glyph's worth."""
+    img = image.astype(np.float32)
+    s = img.shape[0]
+    w = _ring_width(s)
+    ref = base.astype(np.float32) if base is not None else np.median(img[w:-w, w:-w].reshape(-1, 3), axis=0)
+    diff = np.abs(img - ref).mean(axis=2)
+    mask = diff > INK_DIFF
+    mask[:w] = mask[-w:] = False
+    mask[:, :w] = mask[:, -w:] = False
+    return mask
+
+
+def ink_colour(image: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """The glyph's colour: the mean of the half of its ink pixels that differ most from the base."""
+    img = image.astype(np.float32)
+    diff = np.abs(img - base.astype(np.float32)).mean(axis=2)
+    mask = ink_mask(image, base)
+    if not mask.any():
+        return np.median(img.reshape(-1, 3), axis=0)
+    strongest = diff[mask] >= np.median(diff[mask])
+    return img[mask][strongest].mean(axis=0)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    union = (a | b).sum()
+    return float((a & b).sum() / union) if union else 0.0
+
+
+def _is_red(bgr: np.ndarray) -> bool:
+    hue, chroma, _ = _hsv(bgr)
+    return chroma > 80 and (hue < 25 or hue > 335)
+
+
+def _red_fraction(image: np.ndarray, mask: np.ndarray) -> float:
+    if not mask.any():
+        return 0.0
+    pixels = image[mask].astype(np.float32)
+    red = (pixels[:, 2] > pixels[:, 1] + 70) & (pixels[:, 2] > pixels[:, 0] + 70)
+    return float(red.mean())
+
+
+class Labeller:
+    """Proposes a state for every group of one calibration run (see the module docstring)."""
+
+    def __init__(self, groups: list[Group], grids: list[np.ndarray], known: dict[int, Cell] | None = None):
+        self.groups = groups
+        self.grids = grids
+        """Per screenshot, the group id of every cell."""
+        self.known = dict(known or {})
+        self.looks = {g.id: describe(g.image) for g in groups}
+        self.base = self._bases()
+        self.proposals: dict[int, Proposal] = {
+            gid: Proposal(gid, state, True, "matches the existing skin") for gid, state in self.known.items()
+        }
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _bases(self) -> dict[int, int]:
+        """Cluster groups by their ring: group id -> base id."""
+        base: dict[int, int] = {}
+        leaders: list[int] = []
+        for g in self.groups:
+            ring = self.looks[g.id].ring
+            for leader in leaders:
+                if float(np.median(np.abs(ring - self.looks[leader].ring))) <= RING_SAME:
+                    base[g.id] = base[leader]
+                    break
+            else:
+                leaders.append(g.id)
+                base[g.id] = len(leaders) - 1
+        return base
+
+    def _neighbour_groups(self, gid: int) -> list[list[int]]:
+        """For every cell of group ``gid``, the groups of its neighbours."""
+        out = []
+        for grid in self.grids:
+            rows, cols = grid.shape
+            table = neighbour_table(rows, cols)
+            flat = grid.ravel()
+            for i in np.nonzero(flat == gid)[0]:
+                out.append([int(flat[j]) for j in table[i]])
+        return out
+
+    def _closed(self, gid: int) -> float:
+        """Fraction of the group's cells whose neighbours all share its base."""
+        cells = self._neighbour_groups(gid)
+        if not cells:
+            return 0.0
+        own = self.base[gid]
+        return float(np.mean([all(self.base[n] == own for n in nbrs) for nbrs in cells]))
+
+    def _propose(
+        self, gid: int, state: Cell | None, sure: bool, reason: str, alts: tuple[Cell, ...] = ()
+    ) -> None:
+        if gid not in self.proposals:
+            self.proposals[gid] = Proposal(gid, state, sure, reason, alts)
+
+    def _group_of(self, state: Cell) -> int | None:
+        best = [gid for gid, p in self.proposals.items() if p.state == state]
+        return min(best) if best else None
+
+    # -- the steps ------------------------------------------------------------------------------
+
+    def run(self) -> dict[int, Proposal]:
+        """Proposals for every group, by group id."""
+        self._covered_and_zero()
+        self._glyphs()
+        self._digits()
+        for g in self.groups:
+            self._propose(g.id, None, False, "looks like no cell state minebot knows")
+        return dict(sorted(self.proposals.items()))
+
+    def _covered_and_zero(self) -> None:
+        plain = [g.id for g in self.groups if self.looks[g.id].plain and g.id not in self.known]
+        if len(self.groups) == 1 and plain:
+            self._propose(plain[0], Cell.COVERED, True, "the only look on the board: a fresh board")
+            return
+        inked_bases = {self.base[g.id] for g in self.groups if not self.looks[g.id].plain}
+        zero = self._group_of(Cell.ZERO)
+        if zero is None:
+            closed = [gid for gid in plain if self.base[gid] in inked_bases and self._closed(gid) >= 0.98]
+            if closed:
+                zero = closed[0]
+                self._propose(zero, Cell.ZERO, True, "plain, and its cells touch only revealed-looking cells")
+        covered = self._group_of(Cell.COVERED)
+        if covered is None:
+            others = [
+                gid for gid in plain if gid != zero and (zero is None or self.base[gid] != self.base[zero])
+            ]
+            if others:
+                sure = zero is not None or len(others) == 1
+                self._propose(others[0], Cell.COVERED, sure, "the most common plain cell that is not 0")
+        for gid in plain:
+            if gid not in self.proposals:
+                like = covered if covered is not None else self._group_of(Cell.COVERED)
+                state = Cell.COVERED if like is not None and self.base[gid] == self.base[like] else None
+                self._propose(
+                    gid, state, False, "another plain look (hover or pressed?)", (Cell.COVERED, Cell.ZERO)
+                )
+
+    def _image(self, state: Cell) -> np.ndarray | None:
+        gid = self._group_of(state)
+        return None if gid is None else self.groups[gid].image
+
+    def _glyphs(self) -> None:
+        """Flags on the covered base; exploded, mines and wrong flags from the exploded mine's shape."""
+        covered = self._group_of(Cell.COVERED)
+        cov_img = self._image(Cell.COVERED)
+        todo = [g for g in self.groups if g.id not in self.proposals]
+        flags = [g for g in todo if covered is not None and self.base[g.id] == self.base[covered]]
+        flags.sort(key=lambda g: -_red_fraction(g.image, ink_mask(g.image, cov_img)))
+        for i, g in enumerate(flags):
+            red = _red_fraction(g.image, ink_mask(g.image, cov_img))
+            if i == 0 and red >= 0.1 and self._group_of(Cell.FLAG) is None:
+                self._propose(g.id, Cell.FLAG, True, f"a red mark on the covered cell ({red:.0%} of it red)")
+            else:
+                self._propose(g.id, None, False, "a mark on the covered cell that is not a red flag (a '?')")
+        exploded = self._group_of(Cell.EXPLODED)
+        red = [g for g in todo if g.id not in self.proposals and _is_red(self.looks[g.id].fill)]
+        if exploded is None and red:
+            exploded = min(red, key=lambda g: g.count).id
+            self._propose(exploded, Cell.EXPLODED, True, "a glyph on a red cell: the mine that was clicked")
+        if exploded is None:
+            return
+        ex_img = self.groups[exploded].image
+        shape = ink_mask(ex_img, None)
+        zero_img = self._image(Cell.ZERO)
+        scored = sorted(
+            ((_iou(ink_mask(g.image, zero_img), shape), g) for g in todo if g.id not in self.proposals),
+            key=lambda t: -t[0],
+        )
+        for iou, g in scored:
+            red = _red_fraction(g.image, ink_mask(g.image, zero_img))
+            if iou >= 0.4 and red < 0.05 and self._group_of(Cell.MINE) is None:
+                self._propose(g.id, Cell.MINE, True, f"shaped like the exploded mine (overlap {iou:.2f})")
+            elif iou >= 0.25 and red >= 0.05 and self._group_of(Cell.WRONG_FLAG) is None:
+                self._propose(g.id, Cell.WRONG_FLAG, True, f"a mine shape crossed in red (overlap {iou:.2f})")
+
+    def _bounds(self, gid: int, lost: bool) -> tuple[int, set[int]]:
+        """Upper bound on a digit group's value, and its exact values on a lost board."""
+        state = {g: p.state for g, p in self.proposals.items()}
+        upper, exact = 8, set()
+        for nbrs in self._neighbour_groups(gid):
+            upper = min(upper, sum(1 for n in nbrs if state.get(n) in UNREVEALED))
+            if lost:
+                exact.add(sum(1 for n in nbrs if state.get(n) in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)))
+        return upper, exact
+
+    def _digits(self) -> None:
+        zero_img = self._image(Cell.ZERO)
+        todo = [g for g in self.groups if g.id not in self.proposals]
+        if zero_img is None or not todo:
+            return
+        zero_base = self.base[self._group_of(Cell.ZERO)]  # type: ignore[index]
+        todo = [g for g in todo if self.base[g.id] == zero_base]
+        taken = {int(p.state) for p in self.proposals.values() if p.state is not None and p.state.is_number()}
+        digits = [d for d in range(1, 9) if d not in taken]
+        if not todo or not digits:
+            return
+        lost = self._group_of(Cell.EXPLODED) is not None
+        bg = self.looks[self._group_of(Cell.ZERO)].fill  # type: ignore[index]
+        cost = np.zeros((len(todo), len(digits)))
+        why = []
+        for i, g in enumerate(todo):
+            colour = ink_colour(g.image, zero_img)
+            hue, chroma, value = _hsv(colour)
+            contrast = abs(value - _hsv(bg)[2]) / 255
+            upper, exact = self._bounds(g.id, lost)
+            why.append((colour, upper, exact))
+            for j, d in enumerate(digits):
+                proto_hue, proto = DIGIT_PRIORS[d]
+                if proto_hue is None:
+                    c = (2.5 if chroma > 60 else 0.0) + abs(contrast - proto) * 2
+                elif chroma <= 60:
+                    c = 2.5
+                else:
+                    dh = abs((hue - proto_hue + 180) % 360 - 180)
+                    c = dh / 40 + abs(value - proto) / 160
+                if d > upper or (lost and len(exact) == 1 and d not in exact):
+                    c = 1e6
+                cost[i, j] = c
+        rows, cols = linear_sum_assignment(cost)
+        total = cost[rows, cols].sum()
+        for i, j in zip(rows, cols, strict=True):
+            g = todo[i]
+            d = digits[j]
+            colour, upper, exact = why[i]
+            if cost[i, j] >= 1e6:
+                self._propose(g.id, None, False, "no digit fits both its colour and its neighbours")
+                continue
+            worse = cost.copy()
+            worse[i, j] = 1e6
+            r2, c2 = linear_sum_assignment(worse)
+            margin = worse[r2, c2].sum() - total
+            alts = tuple(
+                Cell(digits[k]) for k in np.argsort(cost[i]) if k != j and cost[i, k] < cost[i, j] + 1.5
+            )[:2]
+            hex_colour = "#{:02x}{:02x}{:02x}".format(*[int(x) for x in colour[::-1]])
+            if lost and exact == {d}:
+                self._propose(g.id, Cell(d), True, f"each of its cells touches exactly {d} mines or flags")
+            else:
+                sure = margin >= SURE_MARGIN and cost[i, j] <= MAX_COST
+                note = f"glyph colour {hex_colour}, at most {upper} unrevealed neighbours"
+                self._propose(
+                    g.id, Cell(d), sure, note + ("" if sure else "; other digits fit nearly as well"), alts
+                )
+
+
+def propose_labels(
+    groups: list[Group], grids: list[np.ndarray], known: dict[int, Cell] | None = None
+) -> dict[int, Proposal]:
+    """A :class:`Proposal` for every group (see the module docstring for how)."""
+    return Labeller(groups, grids, known).run()
+
+
+def violations(grid: np.ndarray, states: dict[int, Cell | None]) -> list[tuple[int, int]]:
+    """Cells whose proposed state breaks the rules: a digit with too few unrevealed neighbours,
+    or a 0 next to a covered cell."""
+    rows, cols = grid.shape
+    table = neighbour_table(rows, cols)
+    flat = grid.ravel()
+    bad = []
+    for i, gid in enumerate(flat):
+        state = states.get(int(gid))
+        if state is None or not state.is_number():
+            continue
+        unrevealed = sum(1 for j in table[i] if states.get(int(flat[j])) in UNREVEALED)
+        if unrevealed < int(state) or (
+            state == Cell.ZERO and any(states.get(int(flat[j])) == Cell.COVERED for j in table[i])
+        ):
+            bad.append(divmod(i, cols))
+    return bad
+
+
+def contact_sheet(groups: list[Group], proposals: dict[int, Proposal], zoom: int = 4) -> np.ndarray:
+    """One image of every group, enlarged, with its id, size and proposed label under it."""
+    tiles = []
+    for g in groups:
+        p = proposals[g.id]
+        big = cv2.resize(g.image, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_NEAREST)
+        s = big.shape[0]
+        card = np.full((s + 44, max(s, 120) + 8, 3), 255, np.uint8)
+        card[4 : 4 + s, 4 : 4 + s] = big
+        label = "?" if p.state is None else Cell(p.state).char if p.state != Cell.ZERO else "0"
+        colour = (0, 128, 0) if p.confident else (0, 0, 200)
+        text1 = f"#{g.id} x{g.count}"
+        text2 = f"-> {label}" + ("" if p.confident else " ?")
+        cv2.putText(card, text1, (4, s + 20), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+        cv2.putText(card, text2, (4, s + 38), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+        tiles.append(card)
+    height = max(t.shape[0] for t in tiles)
+    width = max(t.shape[1] for t in tiles)
+    per_row = 8
+    rows = (len(tiles) + per_row - 1) // per_row
+    sheet = np.full((rows * height, per_row * width, 3), 255, np.uint8)
+    for k, t in enumerate(tiles):
+        r, c = divmod(k, per_row)
+        sheet[r * height : r * height + t.shape[0], c * width : c * width + t.shape[1]] = t
+    return sheet

@@ -1,0 +1,82 @@
+"""Values shared by the calibration steps: cell groups, proposed labels, and the calibration error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bot.board import Cell, Coord
+from bot.errors import MinebotError
+from bot.skin import STATE_NAMES
+
+STATE_KEYS: dict[Cell, str] = {cell: name for name, cell in STATE_NAMES.items()}
+"""The skin.json key ("covered", "0", ..., "wrong_flag") of each cell state."""
+
+
+class CalibrationError(MinebotError):
+    """Calibration could not make a trustworthy skin; says which screenshot, group or state and why."""
+
+
+def state_key(cell: Cell) -> str:
+    """The skin key of a state, as users type it ("covered", "flag", "3", "mine" ...)."""
+    return STATE_KEYS[cell]
+
+
+def parse_state(text: str) -> Cell | None:
+    """The state a user typed (a skin key, a board character or ``skip``); ``None`` means skip.
+
+    Raises:
+        CalibrationError: for anything else, listing what is accepted.
+    """
+    key = text.strip().lower()
+    if key in ("skip", "none", "-", "?"):
+        return None
+    if key in STATE_NAMES:
+        return STATE_NAMES[key]
+    if len(text.strip()) == 1:
+        try:
+            return Cell.from_char(text.strip().upper())
+        except KeyError:
+            pass
+    names = ", ".join(STATE_NAMES)
+    raise CalibrationError(f"unknown cell state {text!r}: use one of {names}, or 'skip'")
+
+
+@dataclass
+class Member:
+    """One cell of a screenshot that belongs to a group: which shot, which cell."""
+
+    shot: int
+    cell: Coord
+
+
+@dataclass
+class Group:
+    """Cells that look the same: a median image (``size`` x ``size`` BGR) and where they are."""
+
+    id: int
+    image: np.ndarray
+    members: list[Member] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.members)
+
+
+@dataclass
+class Proposal:
+    """A proposed state for one group, whether it is sure, why, and the other states it could be."""
+
+    group: int
+    state: Cell | None
+    confident: bool
+    reason: str
+    alternatives: tuple[Cell, ...] = ()
+
+    def describe(self) -> str:
+        """One line for a human: the proposal and its reason."""
+        label = state_key(self.state) if self.state is not None else "unknown"
+        sure = "sure" if self.confident else "UNSURE"
+        alts = f" (or {', '.join(state_key(a) for a in self.alternatives)})" if self.alternatives else ""
+        return f"{label} [{sure}]{alts}: {self.reason}"

@@ -1,0 +1,163 @@
+"""The calibration run: screenshots in, grouped and labelled cells out, then a skin and its read-back.
+
+:func:`analyse` finds each board (:mod:`calibration.grid`), cuts and groups its cells
+(:mod:`calibration.cluster`) and proposes labels (:mod:`calibration.label`); :func:`choose_templates`
+turns the accepted labels into one template per state; :func:`read_back` re-reads the screenshots
+with the written skin through :mod:`bot.vision` and reports the confidence margins.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.board import Cell
+from bot.errors import BoardNotFoundError
+from bot.skin import Skin, load_skin
+from calibration.cluster import Shot, cut_cells, group_shots, read_tiles
+from calibration.grid import find_grid
+from calibration.label import propose_labels
+from calibration.model import CalibrationError, Group, Proposal, state_key
+
+LOGGER = logging.getLogger(__name__)
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A screenshot as BGR; raises :class:`CalibrationError` naming a missing or unreadable file."""
+    p = Path(path)
+    if not p.is_file():
+        raise CalibrationError(f"screenshot {str(p)!r} does not exist")
+    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CalibrationError(f"screenshot {str(p)!r} cannot be read as an image")
+    return image
+
+
+@dataclass
+class Analysis:
+    """Everything one calibration run found, before anything is written."""
+
+    shots: list[Shot]
+    images: list[np.ndarray]
+    groups: list[Group]
+    grids: list[np.ndarray]
+    """Per shot, the group id of every cell."""
+    proposals: dict[int, Proposal]
+    size: int
+    base: Skin | None = None
+
+    def unsure(self) -> list[Proposal]:
+        return [p for p in self.proposals.values() if not p.confident]
+
+    def example(self, gid: int) -> str:
+        """Where a group's first cell is, e.g. ``shot.png (3, 7)``."""
+        m = self.groups[gid].members[0]
+        return f"{self.shots[m.shot].name} {m.cell}"
+
+
+def analyse(images: list[tuple[str, np.ndarray]], base: Skin | None = None) -> Analysis:
+    """Find, cut, group and label the cells of every screenshot; ``base`` is a skin being updated.
+
+    Raises:
+        BoardNotFoundError: naming the screenshot where no grid was found.
+        CalibrationError: when updating and no cell looks like the existing skin.
+    """
+    if not images:
+        raise CalibrationError("no screenshots given")
+    shots: list[Shot] = []
+    size = base.cell_size if base is not None else 0
+    for name, image in images:
+        try:
+            geometry = find_grid(image)
+        except BoardNotFoundError as exc:
+            raise BoardNotFoundError(f"{name}: {exc}") from exc
+        if not size:
+            size = max(round(min(geometry.pitch_x, geometry.pitch_y)), 4)
+        shots.append(Shot(name, geometry, cut_cells(image, geometry, size)))
+    groups = group_shots(shots)
+    grids = [np.zeros(s.tiles.shape[:2], int) for s in shots]
+    for g in groups:
+        for m in g.members:
+            grids[m.shot][m.cell] = g.id
+    known: dict[int, Cell] = {}
+    if base is not None:
+        reading = read_tiles(np.stack([g.image for g in groups])[None], base.cells)
+        known = {g.id: Cell(int(v)) for g, v in zip(groups, reading.states[0], strict=True) if v >= 0}
+        if not known:
+            raise CalibrationError(f"no cell of these screenshots looks like skin {base.name!r}: wrong skin?")
+    proposals = propose_labels(groups, grids, known)
+    return Analysis(shots, [img for _, img in images], groups, grids, proposals, size, base)
+
+
+def choose_templates(
+    analysis: Analysis, answers: dict[int, Cell | None] | None = None
+) -> tuple[dict[Cell, np.ndarray], list[str]]:
+    """One template per state from the accepted labels (``answers`` override proposals); plus notes.
+
+    States the base skin already has keep its template. When two groups share a state, the larger
+    one's image is kept and a note says so.
+    """
+    answers = answers or {}
+    cells: dict[Cell, np.ndarray] = dict(analysis.base.cells) if analysis.base is not None else {}
+    from_base = set(cells)
+    chosen: dict[Cell, int] = {}
+    notes = []
+    for g in analysis.groups:
+        state = answers.get(g.id, analysis.proposals[g.id].state)
+        if state is None or state in from_base:
+            continue
+        if state in chosen:
+            notes.append(
+                f"group #{g.id} ({g.count} cells) also looks like {state_key(state)}; "
+                f"kept group #{chosen[state]}"
+            )
+            continue
+        chosen[state] = g.id
+        cells[state] = g.image
+    return cells, notes
+
+
+@dataclass
+class ReadBack:
+    """How well the new skin reads one of the calibration screenshots."""
+
+    name: str
+    min_margin: float
+    median_margin: float
+    uncertain: list[tuple[int, int]] = field(default_factory=list)
+    disagree: list[tuple[int, int]] = field(default_factory=list)
+    """Cells the skin reads differently from the label calibration gave their group."""
+
+
+def read_back(
+    analysis: Analysis, skin_folder: Path, answers: dict[int, Cell | None] | None = None
+) -> list[ReadBack]:
+    """Re-read every calibration screenshot with the written skin (through ``bot.vision``)."""
+    from bot.vision import classify_cells
+
+    skin = load_skin(skin_folder)
+    answers = answers or {}
+    results = []
+    for k, (shot, image) in enumerate(zip(analysis.shots, analysis.images, strict=True)):
+        cells = classify_cells(image, shot.geometry, skin)
+        expect = np.vectorize(
+            lambda gid: int(s) if (s := answers.get(gid, analysis.proposals[gid].state)) is not None else -1
+        )(analysis.grids[k])
+        disagree = [
+            (int(r), int(c))
+            for r, c in zip(*np.nonzero((expect >= 0) & (expect != cells.states)), strict=True)
+        ]
+        results.append(
+            ReadBack(
+                shot.name,
+                float(cells.confidence.min()),
+                float(np.median(cells.confidence)),
+                cells.uncertain(),
+                disagree,
+            )
+        )
+    return results

@@ -1,0 +1,338 @@
+"""Test-only renderers of made-up Minesweeper looks, and boards to draw with them.
+
+Calibration must work on a look minebot has never seen, so these looks are invented here and used
+nowhere else: ``flat`` (light, thin grid lines), ``dark`` (night theme: dark grey cells, light digits),
+``gradient`` (Windows 7-like blue tiles with gaps). :func:`real_look` assembles looks from the real
+cell crops in ``../shared/realdata`` (read at test time, never committed). :func:`screenshot` puts a
+board in a window with a header, scales it (fractional pitches included) and can JPEG-compress it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.board import Board, Cell
+from bot.game import Game
+from bot.geometry import Geometry
+
+REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
+
+CLASSIC_DIGITS = {
+    1: (255, 0, 0),
+    2: (0, 128, 0),
+    3: (0, 0, 255),
+    4: (128, 0, 0),
+    5: (0, 0, 128),
+    6: (128, 128, 0),
+    7: (0, 0, 0),
+    8: (128, 128, 128),
+}
+"""BGR digit colours of the classic palette."""
+NIGHT_DIGITS = {
+    1: (255, 180, 120),
+    2: (130, 225, 130),
+    3: (120, 120, 255),
+    4: (170, 80, 50),
+    5: (50, 50, 170),
+    6: (210, 210, 90),
+    7: (235, 235, 235),
+    8: (140, 140, 140),
+}
+"""A night theme: lighter digits, 7 white and 8 grey (so 7 still stands out most from the cell)."""
+
+
+def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
+    s = tile.shape[0]
+    scale = s / 34
+    thick = max(1, round(s / 9))
+    (w, h), _ = cv2.getTextSize(str(n), cv2.FONT_HERSHEY_DUPLEX, scale, thick)
+    cv2.putText(
+        tile, str(n), ((s - w) // 2, (s + h) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, colour, thick, cv2.LINE_AA
+    )
+
+
+def _mine(tile: np.ndarray, body: tuple[int, int, int] = (0, 0, 0)) -> None:
+    s = tile.shape[0]
+    c, r = s // 2, max(2, s // 4)
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        k = round(r * 1.45)
+        cv2.line(tile, (c - dx * k, c - dy * k), (c + dx * k, c + dy * k), body, max(1, s // 14))
+    cv2.circle(tile, (c, c), r, body, -1)
+    cv2.circle(tile, (c - r // 3, c - r // 3), max(1, r // 4), (255, 255, 255), -1)
+
+
+def _flag(tile: np.ndarray, colour: tuple[int, int, int] = (0, 0, 230)) -> None:
+    s = tile.shape[0]
+    pole = s // 2 + 1
+    pts = np.array([[pole, s // 4], [pole, s // 2 + 1], [s // 4, (3 * s) // 8]], np.int32)
+    cv2.fillPoly(tile, [pts], colour)
+    cv2.line(tile, (pole, s // 4), (pole, (3 * s) // 4), (0, 0, 0), max(1, s // 14))
+    cv2.line(tile, (s // 4, (3 * s) // 4), ((3 * s) // 4, (3 * s) // 4), (0, 0, 0), max(1, s // 10))
+
+
+def _cross(tile: np.ndarray) -> None:
+    s = tile.shape[0]
+    a, b = s // 5, s - s // 5
+    for p, q in (((a, a), (b, b)), ((a, b), (b, a))):
+        cv2.line(tile, p, q, (0, 0, 255), max(1, s // 12))
+
+
+@dataclass(frozen=True)
+class Look:
+    """A made-up client look: how to draw one cell of each state at its native pitch."""
+
+    name: str
+    cell: int
+    draw: Callable[[Cell], np.ndarray]
+    window: tuple[int, int, int] = (200, 200, 200)
+
+
+def _drawn(cell: int, covered: Callable[[], np.ndarray], revealed: Callable[[], np.ndarray], digits, bang):
+    """A cell painter from a covered base, a revealed base, a digit palette and an exploded colour."""
+
+    def draw(state: Cell) -> np.ndarray:
+        if state in (Cell.COVERED, Cell.FLAG):
+            tile = covered()
+            if state == Cell.FLAG:
+                _flag(tile)
+            return tile
+        tile = revealed()
+        if state == Cell.EXPLODED:
+            tile[2:-1, 2:-1] = bang
+        if Cell.ONE <= state <= Cell.EIGHT:
+            _digit(tile, int(state), digits[int(state)])
+        if state in (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG):
+            _mine(tile)
+        if state == Cell.WRONG_FLAG:
+            _cross(tile)
+        return tile
+
+    return draw
+
+
+def _lined(cell: int, fill, line) -> Callable[[], np.ndarray]:
+    def make() -> np.ndarray:
+        tile = np.full((cell, cell, 3), fill, np.uint8)
+        tile[0, :] = line
+        tile[:, 0] = line
+        return tile
+
+    return make
+
+
+def _bevelled(cell: int, fill, light, dark, width: int) -> Callable[[], np.ndarray]:
+    def make() -> np.ndarray:
+        tile = np.full((cell, cell, 3), fill, np.uint8)
+        for i in range(width):
+            tile[i, : cell - i] = light
+            tile[: cell - i, i] = light
+            tile[cell - 1 - i, i:] = dark
+            tile[i:, cell - 1 - i] = dark
+        return tile
+
+    return make
+
+
+def _gradient(cell: int) -> Callable[[], np.ndarray]:
+    def make() -> np.ndarray:
+        top, bottom = np.array([240, 190, 120], float), np.array([180, 110, 50], float)
+        t = np.linspace(0, 1, cell)[:, None, None]
+        tile = np.broadcast_to(top * (1 - t) + bottom * t, (cell, cell, 3)).round().astype(np.uint8).copy()
+        tile[0, :] = tile[:, 0] = (110, 80, 60)
+        tile[1, 1:] = (250, 225, 190)
+        return tile
+
+    return make
+
+
+LOOKS: dict[str, Look] = {
+    "flat": Look(
+        "flat",
+        20,
+        _drawn(
+            20,
+            _lined(20, (160, 150, 140), (95, 90, 85)),
+            _lined(20, (238, 238, 238), (200, 200, 200)),
+            CLASSIC_DIGITS,
+            (0, 0, 230),
+        ),
+        window=(250, 250, 250),
+    ),
+    "dark": Look(
+        "dark",
+        24,
+        _drawn(
+            24,
+            _bevelled(24, (88, 88, 88), (125, 125, 125), (55, 55, 55), 2),
+            _lined(24, (45, 45, 45), (28, 28, 28)),
+            NIGHT_DIGITS,
+            (40, 40, 200),
+        ),
+        window=(20, 20, 20),
+    ),
+    "gradient": Look(
+        "gradient",
+        18,
+        _drawn(
+            18, _gradient(18), _lined(18, (235, 225, 215), (160, 150, 140)), CLASSIC_DIGITS, (60, 60, 220)
+        ),
+        window=(160, 120, 80),
+    ),
+}
+
+
+def real_look(name: str) -> Look:
+    """A look assembled from the real cell crops in ``../shared/realdata`` (skip the test if absent).
+
+    ``msx`` and ``msx125``: Minesweeper X crops (13 / 15 px) with a 1 px grey grid line, so a 14 / 16 px
+    pitch; ``win7``: Windows 7 tiles (18 px, borders included) with its digit glyphs laid on the open tile.
+    """
+    import pytest
+
+    if not REALDATA.is_dir():
+        pytest.skip("../shared/realdata is not available")
+    if name in ("msx", "msx125"):
+        prefix = "msx-" if name == "msx" else "msx-125-"
+        files = {
+            Cell.COVERED: "covered",
+            Cell.FLAG: "flag",
+            Cell.MINE: "mine",
+            Cell.EXPLODED: "explosion",
+            **{Cell(n): str(n) for n in range(9)},
+        }
+        if name == "msx125":
+            files[Cell.WRONG_FLAG] = "false"
+        crops = {}
+        for state, stem in files.items():
+            path = REALDATA / "minesweeper-x" / f"{prefix}{stem}.png"
+            if path.is_file():
+                crops[state] = cv2.imread(str(path))
+        size = next(iter(crops.values())).shape[0] + 1
+
+        def draw_msx(state: Cell) -> np.ndarray:
+            if state not in crops:
+                raise KeyError(f"{name} has no {state.name} cell")
+            tile = np.full((size, size, 3), 128, np.uint8)
+            tile[1:, 1:] = crops[state]
+            return tile
+
+        return Look(name, size, draw_msx, window=(192, 192, 192))
+    if name == "win7":
+        base = REALDATA / "win7"
+        covered = cv2.imread(str(base / "squares_unchecked" / "square_light.png"))
+        empty = cv2.imread(str(base / "squares_checked" / "square_empty.png"))
+        glyphs = {
+            n: cv2.imread(str(base / "squares_checked" / f"square_{n}.png"), cv2.IMREAD_UNCHANGED)
+            for n in range(1, 9)
+        }
+
+        def draw_win7(state: Cell) -> np.ndarray:
+            if state == Cell.COVERED:
+                return covered.copy()
+            if state == Cell.ZERO:
+                return empty.copy()
+            if Cell.ONE <= state <= Cell.EIGHT:
+                tile = empty.copy().astype(np.float32)
+                glyph = glyphs[int(state)]
+                gh, gw = glyph.shape[:2]
+                y, x = (18 - gh) // 2 + 1, (18 - gw) // 2 + 1
+                alpha = glyph[:, :, 3:4].astype(np.float32) / 255 if glyph.shape[2] == 4 else 1.0
+                tile[y : y + gh, x : x + gw] = glyph[:, :, :3] * alpha + tile[y : y + gh, x : x + gw] * (
+                    1 - alpha
+                )
+                return tile.round().astype(np.uint8)
+            raise KeyError(f"win7 has no {state.name} cell")
+
+        return Look("win7", 18, draw_win7, window=(120, 80, 40))
+    raise KeyError(name)
+
+
+def fit_board(board: Board, look: Look) -> Board:
+    """The board with states the look cannot draw shown as covered (real crops lack some states)."""
+    out = board.copy()
+    for state in Cell:
+        try:
+            look.draw(state)
+        except KeyError:
+            out.cells[out.cells == state] = Cell.COVERED
+    return out
+
+
+def draw_board(board: Board, look: Look) -> np.ndarray:
+    """The board's cells drawn edge to edge at the look's native pitch."""
+    s = look.cell
+    cache: dict[int, np.ndarray] = {}
+    out = np.zeros((board.rows * s, board.cols * s, 3), np.uint8)
+    for (r, c), v in np.ndenumerate(board.cells):
+        if v not in cache:
+            cache[v] = look.draw(Cell(int(v)))
+        out[r * s : (r + 1) * s, c * s : (c + 1) * s] = cache[v]
+    return out
+
+
+def screenshot(
+    board: Board, look: Look, scale: float = 1.0, jpeg: int | None = None, pad: int = 23
+) -> tuple[np.ndarray, Geometry]:
+    """A window showing the board (header with counter and face, bevelled frame), scaled; and the truth."""
+    cells = draw_board(board, look)
+    bh, bw = cells.shape[:2]
+    header = 44
+    h, w = bh + header + 2 * pad, bw + 2 * pad
+    img = np.full((h, w, 3), look.window, np.uint8)
+    cv2.rectangle(img, (0, 0), (w - 1, 15), (120, 60, 20), -1)
+    cv2.putText(img, "Mines", (4, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    cv2.rectangle(img, (pad, 20), (pad + 38, 42), (0, 0, 0), -1)
+    cv2.putText(img, "010", (pad + 2, 39), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 255), 2)
+    cv2.circle(img, (w // 2, 31), 11, (0, 220, 255), -1)
+    cv2.circle(img, (w // 2, 31), 11, (0, 0, 0), 1)
+    top = header + pad
+    cv2.rectangle(img, (pad - 3, top - 3), (pad + bw + 2, top + bh + 2), (128, 128, 128), 3)
+    img[top : top + bh, pad : pad + bw] = cells
+    truth = Geometry(pad, top, look.cell, look.cell, board.rows, board.cols)
+    if scale != 1.0:
+        img = cv2.resize(img, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR)
+        truth = Geometry(
+            pad * scale, top * scale, look.cell * scale, look.cell * scale, board.rows, board.cols
+        )
+    if jpeg is not None:
+        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return img, truth
+
+
+def mid_game(
+    rows: int, cols: int, mines: int, seed: int, opened: float = 0.45, flags: int = 3, lost: bool = False
+) -> Board:
+    """A seeded mid-game position: a first opening, random safe cells opened, some correct flags.
+
+    ``lost`` also plants one wrong flag and then opens a mine, so mines, the exploded mine and the
+    wrong flag show.
+    """
+    rng = np.random.default_rng(seed)
+    game = Game(rows, cols, mines, rule="zero", seed=seed)
+    game.open((rows // 2, cols // 2))
+    layout = game.layout
+    assert layout is not None
+    safe = [(r, c) for r in range(rows) for c in range(cols) if not layout[r, c]]
+    while game.board.revealed_mask().mean() < opened:
+        game.open(safe[int(rng.integers(len(safe)))])
+    board = game.board
+    edge = [
+        (r, c)
+        for r in range(rows)
+        for c in range(cols)
+        if layout[r, c] and any(board[n] <= Cell.EIGHT for n in board.neighbours((r, c)))
+    ]
+    for i in rng.permutation(len(edge))[:flags]:
+        game.flag(edge[int(i)])
+    if lost:
+        covered = [(r, c) for r, c in game.board.covered() if not layout[r, c]]
+        game.flag(covered[int(rng.integers(len(covered)))])
+        mine = next((r, c) for r, c in game.board.covered() if layout[r, c])
+        game.open(mine)
+    return game.board
