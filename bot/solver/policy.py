@@ -78,7 +78,7 @@ class Policy:
     name: str
     secondary: bool = True
     tolerance: float = 0.15
-    """Candidates: cells with P(mine) <= safest + tolerance x max(safest, 0.1)... see :func:`_candidates`."""
+    """Candidates: cells with P(mine) <= safest + tolerance x max(safest, 0.1) (relative, floored)."""
     max_candidates: int = 12
     off_candidates: int = 2
     endgame: bool = True
