@@ -20,7 +20,7 @@ import numpy as np
 
 from bot.board import Board, Coord
 from bot.game import FirstClickRule, Game, Level
-from bot.solver import Action, Move, choose_moves
+from bot.solver import Action, Move, Policy, choose_moves
 
 LOGGER = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ class BenchOptions:
     workers: int = 1
     first_click: Coord | None = None
     """Override the solver's first click (the solver's own choice when None)."""
-    policy: str = "best"
+    policy: str | Policy = "best"
+    """A policy name (see :data:`bot.solver.POLICIES`) or a :class:`~bot.solver.Policy`."""
 
 
 @dataclass
@@ -94,7 +95,7 @@ class BenchResult:
             "mines": opts.level.mines,
             "rule": opts.rule.value,
             "first_click": list(opts.first_click) if opts.first_click else None,
-            "policy": opts.policy,
+            "policy": opts.policy if isinstance(opts.policy, str) else opts.policy.name,
             "seed": opts.seed,
             "workers": opts.workers,
             "elapsed_s": self.elapsed_s,
