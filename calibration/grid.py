@@ -138,7 +138,39 @@ def largest_rectangle(mask: np.ndarray) -> tuple[int, int, int, int]:
     return best
 
 
-def _refine(profile: np.ndarray, axis: Axis, count: int) -> Axis:
+def self_pitch(board: np.ndarray, pitch: float, axis: int) -> float:
+    """The pitch along ``axis`` (0 rows, 1 columns) of a board crop, to a small fraction of a pixel.
+
+    The board matches itself shifted by k cells (lines always line up, and many cells repeat); the
+    best integer shift near ``k * pitch`` is refined with a parabola, and a line through those shifts
+    gives the pitch. Independent of which cells happen to sit where, unlike edge peaks.
+    """
+    img = board.astype(np.float32)
+    if img.ndim == 3:
+        img = img.mean(axis=2)
+    if axis == 1:
+        img = img.T
+    n = img.shape[0]
+    ks, shifts = [], []
+    for k in range(1, int(n / pitch)):
+        centre = round(k * pitch)
+        cand = [d for d in range(centre - 3, centre + 4) if 0 < d < n - 2]
+        if len(cand) < 3:
+            continue
+        cost = np.array([np.abs(img[d:] - img[: n - d]).mean() for d in cand])
+        i = int(np.argmin(cost))
+        if 0 < i < len(cand) - 1:
+            a, b, c = cost[i - 1], cost[i], cost[i + 1]
+            shift = cand[i] + (0.5 * (a - c) / (a - 2 * b + c) if a - 2 * b + c > 0 else 0.0)
+            ks.append(k)
+            shifts.append(shift)
+    if len(ks) < 2:
+        return pitch
+    slope = float(np.sum(np.array(ks) * np.array(shifts)) / np.sum(np.array(ks) ** 2))
+    return slope if abs(slope - pitch) < 1.0 else pitch
+
+
+def _refine(profile: np.ndarray, axis: Axis, count: int, pitch_span: float = 1.0) -> Axis:
     """Sub-pixel pitch and phase that put ``count + 1`` boundaries on the strongest edges.
 
     The profile is smoothed and sampled between pixels, so the best comb is unique and a 32.5 px
@@ -146,7 +178,7 @@ def _refine(profile: np.ndarray, axis: Axis, count: int) -> Axis:
     """
     smooth = np.convolve(profile, np.array([1.0, 2.0, 1.0]) / 4, mode="same")
     best = (-1.0, axis)
-    for span, step in ((1.0, 0.02), (0.03, 0.002)):
+    for span, step in ((pitch_span, 0.02), (0.03 * (pitch_span > 0), 0.002)):
         pitches = np.arange(axis.pitch - span, axis.pitch + span + step / 2, step)
         phases = np.arange(axis.phase - 1.5, axis.phase + 1.5001, 0.05)
         pos = phases[None, :, None] + pitches[:, None, None] * np.arange(count + 1)[None, None, :]
@@ -186,8 +218,10 @@ def find_grid(image: np.ndarray) -> Geometry:
         raise BoardNotFoundError(f"no board of at least 2x2 cells found (pitch {ax.pitch:.2f} px)")
     y0, y1 = ay.line(r_first + r), ay.line(r_first + r + rows)
     x0, x1 = ax.line(c_first + c), ax.line(c_first + c + cols)
-    fx = _refine(ex[y0:y1].mean(axis=0), Axis(ax.pitch, x0), cols)
-    fy = _refine(ey[:, x0:x1].mean(axis=1), Axis(ay.pitch, y0), rows)
+    crop = image[y0:y1, x0:x1]
+    px, py = self_pitch(crop, ax.pitch, 1), self_pitch(crop, ay.pitch, 0)
+    fx = _refine(ex[y0:y1].mean(axis=0), Axis(px, x0), cols, pitch_span=0.0)
+    fy = _refine(ey[:, x0:x1].mean(axis=1), Axis(py, y0), rows, pitch_span=0.0)
     geometry = _extend(image, Geometry(fx.phase, fy.phase, fx.pitch, fy.pitch, rows, cols))
     geometry = _best_phase(image, geometry)
     LOGGER.info(

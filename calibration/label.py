@@ -33,7 +33,7 @@ RING_SAME = 25.0
 """Largest median ring difference (0-255) between groups of one base."""
 PLAIN_STD = 9.0
 """A group is plain (no glyph) when its inner pixels stray less than this from a smooth fill."""
-INK_DIFF = 45.0
+INK_DIFF = 30.0
 """A pixel is ink when it differs this much (mean over channels) from its base."""
 SURE_MARGIN = 0.6
 """A digit assignment is sure when every other assignment costs at least this much more."""
@@ -82,7 +82,9 @@ def describe(image: np.ndarray) -> Look:
     coef, *_ = np.linalg.lstsq(design, flat, rcond=None)
     residual = flat - design @ coef
     plain = float(np.abs(residual).mean(axis=1).max()) < 4 * PLAIN_STD and float(residual.std()) < PLAIN_STD
-    return Look(img[mask], inner, plain, np.median(flat, axis=0))
+    band = np.ones(inner.shape[:2], bool)
+    band[2:-2, 2:-2] = False  # just inside the ring: the cell's own background behind any glyph
+    return Look(img[mask], inner, plain, np.median(inner[band], axis=0))
 
 
 def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:
@@ -106,7 +108,7 @@ def ink_mask(image: np.ndarray, base: np.ndarray | None) -> np.ndarray:
     img = image.astype(np.float32)
     s = img.shape[0]
     w = _ring_width(s)
-    ref = base.astype(np.float32) if base is not None else np.median(img[w:-w, w:-w].reshape(-1, 3), axis=0)
+    ref = base.astype(np.float32) if base is not None else describe(image).fill
     diff = np.abs(img - ref).mean(axis=2)
     mask = diff > INK_DIFF
     mask[:w] = mask[-w:] = False
@@ -268,17 +270,36 @@ class Labeller:
             return
         ex_img = self.groups[exploded].image
         shape = ink_mask(ex_img, None)
+        mine_colour = ex_img[shape].astype(np.float32).mean(axis=0) if shape.any() else np.zeros(3)
         zero_img = self._image(Cell.ZERO)
-        scored = sorted(
-            ((_iou(ink_mask(g.image, zero_img), shape), g) for g in todo if g.id not in self.proposals),
-            key=lambda t: -t[0],
-        )
-        for iou, g in scored:
-            red = _red_fraction(g.image, ink_mask(g.image, zero_img))
-            if iou >= 0.4 and red < 0.05 and self._group_of(Cell.MINE) is None:
+        scored = []
+        for g in todo:
+            if g.id in self.proposals:
+                continue
+            ink = ink_mask(g.image, zero_img)
+            pixels = g.image[ink].astype(np.float32)
+            red = (pixels[:, 2] > pixels[:, 1] + 70) & (pixels[:, 2] > pixels[:, 0] + 70)
+            dark_ink = ink.copy()
+            dark_ink[ink] = ~red
+            colour = (
+                g.image[dark_ink].astype(np.float32).mean(axis=0) if dark_ink.any() else np.full(3, 999.0)
+            )
+            iou = _iou(dark_ink, shape) if np.abs(colour - mine_colour).mean() < 60 else 0.0
+            LOGGER.debug(
+                "group %d: mine overlap %.2f colour %s vs %s",
+                g.id,
+                _iou(dark_ink, shape),
+                colour,
+                mine_colour,
+            )
+            scored.append((iou, float(red.mean()) if len(red) else 0.0, g))
+        for iou, red, g in sorted(scored, key=lambda t: -t[0]):
+            if iou >= 0.45 and red < 0.05 and self._group_of(Cell.MINE) is None:
                 self._propose(g.id, Cell.MINE, True, f"shaped like the exploded mine (overlap {iou:.2f})")
-            elif iou >= 0.25 and red >= 0.05 and self._group_of(Cell.WRONG_FLAG) is None:
-                self._propose(g.id, Cell.WRONG_FLAG, True, f"a mine shape crossed in red (overlap {iou:.2f})")
+            elif iou >= 0.35 and red >= 0.05 and self._group_of(Cell.WRONG_FLAG) is None:
+                self._propose(
+                    g.id, Cell.WRONG_FLAG, True, f"the mine's shape crossed in red (overlap {iou:.2f})"
+                )
 
     def _bounds(self, gid: int, lost: bool) -> tuple[int, set[int]]:
         """Upper bound on a digit group's value, and its exact values on a lost board."""

@@ -189,8 +189,9 @@ LOOKS: dict[str, Look] = {
 def real_look(name: str) -> Look:
     """A look assembled from the real cell crops in ``../shared/realdata`` (skip the test if absent).
 
-    ``msx`` and ``msx125``: Minesweeper X crops (13 / 15 px) with a 1 px grey grid line, so a 14 / 16 px
-    pitch; ``win7``: Windows 7 tiles (18 px, borders included) with its digit glyphs laid on the open tile.
+    ``msx`` and ``msx125``: Minesweeper X cell interiors (13 / 15 px) with their rim rebuilt (covered
+    bevel or revealed grid line), so a 16 / 20 px pitch; ``win7``: Windows 7 tiles (18 px, borders
+    included) with its digit glyphs laid on the open tile.
     """
     import pytest
 
@@ -212,13 +213,22 @@ def real_look(name: str) -> Look:
             path = REALDATA / "minesweeper-x" / f"{prefix}{stem}.png"
             if path.is_file():
                 crops[state] = cv2.imread(str(path))
-        size = next(iter(crops.values())).shape[0] + 1
+        crop = next(iter(crops.values())).shape[0]
+        size = 16 if name == "msx" else 20
 
         def draw_msx(state: Cell) -> np.ndarray:
+            # The crops are cell interiors; rebuild the rim: covered bevel, or the revealed grid line.
             if state not in crops:
                 raise KeyError(f"{name} has no {state.name} cell")
-            tile = np.full((size, size, 3), 128, np.uint8)
-            tile[1:, 1:] = crops[state]
+            image = crops[state]
+            if state in (Cell.COVERED, Cell.FLAG):
+                tile = np.full((size, size, 3), 128, np.uint8)
+                tile[: crop + 1, : crop + 1] = 255
+            else:
+                tile = np.empty((size, size, 3), np.uint8)
+                tile[:] = image[-1, -1]
+                tile[0, :] = tile[:, 0] = 128
+            tile[1 : crop + 1, 1 : crop + 1] = image
             return tile
 
         return Look(name, size, draw_msx, window=(192, 192, 192))
