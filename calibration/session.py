@@ -1,0 +1,164 @@
+"""One ``minebot calibrate`` run: sources, analysis, questions, the skin written, and its read-back."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.board import Cell
+from bot.skin import Skin, find_skin, user_skin_dir
+from calibration.label import contact_sheet
+from calibration.model import CalibrationError, state_key
+from calibration.pipeline import Analysis, ReadBack, analyse, choose_templates, load_image, read_back
+from calibration.sprites import DEFAULT_ORDER, read_sheet
+from calibration.writer import missing_states, write_skin
+
+LOGGER = logging.getLogger(__name__)
+
+Asker = Callable[[Analysis, Path], dict[int, Cell | None]]
+"""Asks a person about the unsure groups (given the contact sheet's path); returns their answers."""
+RARE = ("7", "8")
+
+
+@dataclass
+class CalibrateOptions:
+    """What ``minebot calibrate`` was asked to do."""
+
+    shots: list[str] = field(default_factory=list)
+    name: str | None = None
+    out: Path | None = None
+    update: str | None = None
+    rule: str = "safe"
+    sprite_sheet: str | None = None
+    cell_size: int | None = None
+    layout: str = "msx"
+    order: str = DEFAULT_ORDER
+    live: bool = False
+    play_to_learn: bool = False
+    clicks: int = 12
+    seed: int = 0
+
+
+@dataclass
+class CalibrateReport:
+    """What a run did: where the skin went, the groups and their labels, what is missing, read-back."""
+
+    name: str
+    skin_path: Path
+    contact_sheet: Path | None = None
+    groups: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    readback: list[ReadBack] = field(default_factory=list)
+
+
+def group_lines(analysis: Analysis) -> list[str]:
+    """One line per group: id, size, where one of its cells is, and the proposal."""
+    return [
+        f"#{g.id:<3}{g.count:>5} cells, e.g. {analysis.example(g.id)}: {analysis.proposals[g.id].describe()}"
+        for g in analysis.groups
+    ]
+
+
+def _target(options: CalibrateOptions) -> tuple[str, Path, Skin | None]:
+    if options.update:
+        base = find_skin(options.update)
+        return options.name or base.name, options.out or base.path, base
+    if not options.name:
+        raise CalibrationError("give the new skin a name with --name NAME (or --update an existing skin)")
+    if any(ch in options.name for ch in "/\\") or options.name in (".", ".."):
+        raise CalibrationError(f"skin name {options.name!r} must be a plain folder name")
+    return options.name, options.out or user_skin_dir() / options.name, None
+
+
+def _history(folder: Path) -> list[str]:
+    source = folder / "SOURCE.md"
+    if not source.is_file():
+        return []
+    return [
+        f"updated; the earlier SOURCE.md said: {line.strip()}"
+        for line in source.read_text().splitlines()[2:8]
+    ]
+
+
+def calibrate(
+    options: CalibrateOptions,
+    ask: Asker | None = None,
+    images: list[tuple[str, np.ndarray]] | None = None,
+) -> CalibrateReport:
+    """Make (or update) a skin as the options say; ``ask`` is None when nobody can answer questions.
+
+    ``images`` are screenshots already in memory (the live screen); otherwise ``options.shots``
+    are read from disk.
+
+    Raises:
+        CalibrationError: for bad options or files, or (with no ``ask``) groups it is unsure of.
+        BoardNotFoundError: when a screenshot shows no grid.
+    """
+    name, folder, base = _target(options)
+    if options.sprite_sheet:
+        if options.cell_size is None:
+            raise CalibrationError("--sprite-sheet needs --cell-size N (16 for a 100% Minesweeper X sheet)")
+        tiles = read_sheet(options.sprite_sheet, options.cell_size, options.layout, options.order)
+        write_skin(folder, name, tiles.cells, [options.sprite_sheet], options.rule, faces=tiles.faces)
+        return CalibrateReport(name, folder, missing=missing_states(tiles.cells))
+    if images is None:
+        if not options.shots:
+            raise CalibrationError("give at least one screenshot (or --live, or --sprite-sheet FILE)")
+        images = [(shot, load_image(shot)) for shot in options.shots]
+    analysis = analyse(images, base)
+    folder.mkdir(parents=True, exist_ok=True)
+    sheet_path = folder / "groups.png"
+    cv2.imwrite(str(sheet_path), contact_sheet(analysis.groups, analysis.proposals))
+    report = CalibrateReport(name, folder, sheet_path, group_lines(analysis))
+    answers: dict[int, Cell | None] = {}
+    unsure = analysis.unsure()
+    if unsure and ask is None:
+        listed = "; ".join(
+            f"#{p.group} ({analysis.groups[p.group].count} cells, e.g. {analysis.example(p.group)}) "
+            f"{p.describe()}"
+            for p in unsure
+        )
+        raise CalibrationError(
+            f"{len(unsure)} group(s) could not be labelled with confidence: {listed}. "
+            f"See the contact sheet {sheet_path}; run in a terminal without --yes to label them, "
+            "or add a screenshot that shows more of the board"
+        )
+    if unsure and ask is not None:
+        answers = ask(analysis, sheet_path)
+    cells, notes = choose_templates(analysis, answers)
+    notes = notes + (_history(folder) if base is not None else [])
+    write_skin(
+        folder,
+        name,
+        cells,
+        [n for n, _ in images],
+        options.rule if base is None else base.first_click_rule.value,
+        notes,
+        faces=base.faces if base is not None else None,
+    )
+    report.missing = missing_states(cells)
+    report.notes = notes
+    report.readback = read_back(analysis, folder, answers)
+    return report
+
+
+def rare_hint(missing: list[str], name: str) -> str | None:
+    """What to tell the user about rare states that are still missing."""
+    rare = [m for m in missing if m in RARE]
+    if not rare:
+        return None
+    return (
+        f"{' and '.join(rare)} {'is' if len(rare) == 1 else 'are'} rare on real boards; when a screenshot "
+        f"shows {'it' if len(rare) == 1 else 'them'}, add {'it' if len(rare) == 1 else 'them'} with: "
+        f"minebot calibrate SHOT.png --update {name}"
+    )
+
+
+def state_list(states: list[Cell]) -> str:
+    return ", ".join(state_key(s) for s in states)
