@@ -2,6 +2,9 @@
 
 The face sits above the board, centred or not; it is found by matching the skin's face templates,
 scaled like the cells, in a band above the board, and the best-matching template names the status.
+Once found, the face does not move while the board does not: a known face region (``geometry.face``,
+or where it was last found for the same geometry) is only verified, a few pixels around it, and the
+whole band is searched again only when the face is no longer there.
 
 >>> from bot.board import Board
 >>> status_from_board(Board.from_text("1X\\n.."), None).value
@@ -11,7 +14,7 @@ scaled like the cells, in a band above the board, and the best-matching template
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -20,6 +23,7 @@ from bot.board import Board
 from bot.game import GameStatus
 from bot.geometry import Geometry, Region
 from bot.skin import Skin
+from bot.vision.classify import per_skin
 
 LOGGER = logging.getLogger(__name__)
 
@@ -28,6 +32,12 @@ FACE_MAX_DISTANCE = 40.0
 
 FACE_SEARCH_ROWS = 6.0
 """How far above the board the face is looked for, in cell pitches."""
+
+FACE_SLACK = 2
+"""Pixels around a known face region searched when verifying it (absorbs rounding of the region)."""
+
+FACE_MEMORY = 16
+"""Face regions remembered per (skin, geometry, image size), for callers that pass no ``face``."""
 
 
 @dataclass(frozen=True)
@@ -42,34 +52,90 @@ class FaceMatch:
     """Distance of the second-best face template minus the best (how sure the status is)."""
 
 
-def find_face(image: np.ndarray, geometry: Geometry, skin: Skin) -> FaceMatch | None:
-    """Find the skin's face button above the board; ``None`` when the skin has none or none is seen."""
-    if not skin.faces:
-        return None
-    scale_x, scale_y = geometry.pitch_x / skin.cell_size, geometry.pitch_y / skin.cell_size
-    board = geometry.region()
+_Scaled = list[tuple[str, np.ndarray]]
+_LAST_FACE: dict[tuple[int, Geometry, tuple[int, ...]], Region] = {}
+
+
+def _scaled_faces(skin: Skin, scale_x: float, scale_y: float) -> _Scaled:
+    """The skin's face templates resized like the cells, computed once per skin and scale."""
+    cache: dict[tuple[float, float], _Scaled] = per_skin(skin, "scaled faces", lambda _: {})
+    key = (round(scale_x, 6), round(scale_y, 6))
+    scaled = cache.get(key)
+    if scaled is None:
+        scaled = []
+        for name, template in skin.faces.items():
+            size = (max(1, round(template.shape[1] * scale_x)), max(1, round(template.shape[0] * scale_y)))
+            shrink = scale_x < 1
+            scaled.append(
+                (
+                    name,
+                    cv2.resize(template, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR),
+                )
+            )
+        if len(cache) >= FACE_MEMORY:
+            cache.clear()
+        cache[key] = scaled
+    return scaled
+
+
+def _match_faces(image: np.ndarray, area: Region, faces: _Scaled) -> FaceMatch | None:
+    """The best face template anywhere inside ``area`` of ``image`` (clipped to it), if one is close."""
     height, width = image.shape[:2]
-    top = max(0, round(board.top - FACE_SEARCH_ROWS * geometry.pitch_y))
-    band = image[top : max(top, board.top), max(0, board.left) : min(width, board.right)]
+    left, top = max(0, area.left), max(0, area.top)
+    window = image[top : max(top, min(height, area.bottom)), left : max(left, min(width, area.right))]
     scores: list[tuple[float, str, tuple[int, int], tuple[int, int]]] = []
-    for name, template in skin.faces.items():
-        size = (max(1, round(template.shape[1] * scale_x)), max(1, round(template.shape[0] * scale_y)))
-        if band.shape[0] < size[1] or band.shape[1] < size[0]:
+    for name, scaled in faces:
+        h, w = scaled.shape[:2]
+        if window.shape[0] < h or window.shape[1] < w:
             continue
-        scaled = cv2.resize(template, size, interpolation=cv2.INTER_AREA if scale_x < 1 else cv2.INTER_LINEAR)
-        result = cv2.matchTemplate(band, scaled, cv2.TM_SQDIFF)
+        result = cv2.matchTemplate(window, scaled, cv2.TM_SQDIFF)
         low, _, where, _ = cv2.minMaxLoc(result)
-        scores.append((float(np.sqrt(max(low, 0.0) / scaled.size)), name, where, size))
+        scores.append((float(np.sqrt(max(low, 0.0) / scaled.size)), name, where, (w, h)))
     if not scores:
         return None
     scores.sort()
     distance, name, (x, y), (w, h) = scores[0]
     if distance > FACE_MAX_DISTANCE:
-        LOGGER.info("no %s face above the board (best distance %.1f)", skin.name, distance)
         return None
     margin = scores[1][0] - distance if len(scores) > 1 else float("inf")
-    region = Region(max(0, board.left) + x, top + y, w, h)
-    return FaceMatch(region, GameStatus(name), distance, margin)
+    return FaceMatch(Region(left + x, top + y, w, h), GameStatus(name), distance, margin)
+
+
+def find_face(image: np.ndarray, geometry: Geometry, skin: Skin) -> FaceMatch | None:
+    """Find the skin's face button above the board; ``None`` when the skin has none or none is seen.
+
+    A face region already known (``geometry.face``, else the one last found for this geometry on an
+    image of this size) is verified first; the band above the board is searched when that fails.
+    """
+    if not skin.faces:
+        return None
+    faces = _scaled_faces(skin, geometry.pitch_x / skin.cell_size, geometry.pitch_y / skin.cell_size)
+    bare = replace(geometry, face=None)
+    memory_key = (id(skin), bare, image.shape)
+    known = geometry.face or _LAST_FACE.get(memory_key)
+    if known is not None:
+        around = Region(
+            known.left - FACE_SLACK,
+            known.top - FACE_SLACK,
+            known.width + 2 * FACE_SLACK,
+            known.height + 2 * FACE_SLACK,
+        )
+        match = _match_faces(image, around, faces)
+        if match is not None:
+            return match
+    board = geometry.region()
+    top = round(board.top - FACE_SEARCH_ROWS * geometry.pitch_y)
+    band_height = board.top - max(0, top)
+    if band_height <= 0:
+        return None
+    match = _match_faces(image, Region(board.left, max(0, top), board.width, band_height), faces)
+    if match is None:
+        LOGGER.info("no %s face above the board", skin.name)
+        return None
+    if len(_LAST_FACE) >= FACE_MEMORY:
+        _LAST_FACE.clear()
+    _LAST_FACE[memory_key] = match.region
+    return match
 
 
 def status_from_board(board: Board, face: FaceMatch | None) -> GameStatus:
