@@ -79,13 +79,18 @@ def estimate_pitch(profile: np.ndarray, min_pitch: int = MIN_PITCH, max_pitch: i
     best = max(ac[lag] for lag in peaks)
     if best < 0.05 * ac[0]:
         return None
-    return next(lag for lag in peaks if ac[lag] >= 0.7 * best)
+    first = next(lag for lag in peaks if ac[lag] >= 0.7 * best)
+    window = range(max(first - 2, min_pitch), min(first + 3, hi + 1))
+    return max(window, key=lambda lag: ac[lag])  # the top of a broad peak, not a bump on its flank
 
 
-def _fold_phase(profile: np.ndarray, pitch: int) -> int:
-    """The phase (0..pitch-1) where the profile folded modulo the pitch is strongest."""
-    usable = len(profile) - len(profile) % pitch
-    return int(np.argmax(profile[:usable].reshape(-1, pitch).sum(axis=0)))
+def _fold_phase(profile: np.ndarray, pitch: float) -> float:
+    """The phase (0..pitch) where the comb of lines ``pitch`` apart collects the most edge."""
+    smooth = np.convolve(profile, np.array([1.0, 2.0, 1.0]) / 4, mode="same")
+    phases = np.arange(0.0, pitch, 0.25)
+    pos = phases[:, None] + pitch * np.arange(int(len(profile) / pitch))[None, :]
+    score = np.interp(pos, np.arange(len(smooth)), smooth, right=0.0).sum(axis=1)
+    return float(phases[int(np.argmax(score))])
 
 
 def _boundary_strength(edges: np.ndarray, at: int, span: tuple[int, int]) -> float:
@@ -138,7 +143,7 @@ def largest_rectangle(mask: np.ndarray) -> tuple[int, int, int, int]:
     return best
 
 
-def self_pitch(board: np.ndarray, pitch: float, axis: int) -> float:
+def self_pitch(board: np.ndarray, pitch: float, axis: int, max_cells: int | None = None) -> float:
     """The pitch along ``axis`` (0 rows, 1 columns) of a board crop, to a small fraction of a pixel.
 
     The board matches itself shifted by k cells (lines always line up, and many cells repeat); the
@@ -152,7 +157,7 @@ def self_pitch(board: np.ndarray, pitch: float, axis: int) -> float:
         img = img.T
     n = img.shape[0]
     ks, shifts = [], []
-    for k in range(1, int(n / pitch)):
+    for k in range(1, min(int(n / pitch), max_cells or n)):
         centre = round(k * pitch)
         cand = [d for d in range(centre - 3, centre + 4) if 0 < d < n - 2]
         if len(cand) < 3:
@@ -190,18 +195,19 @@ def _refine(profile: np.ndarray, axis: Axis, count: int, pitch_span: float = 1.0
     return best[1]
 
 
-def _lattice(ex: np.ndarray, ey: np.ndarray) -> tuple[Axis, Axis]:
+def _lattice(image: np.ndarray, ex: np.ndarray, ey: np.ndarray) -> tuple[Axis, Axis]:
+    """A sub-pixel lattice for each axis over the whole screenshot (the board dominates it)."""
     px = estimate_pitch(ex.mean(axis=0))
     py = estimate_pitch(ey.mean(axis=1))
     if px is None or py is None:
         raise BoardNotFoundError("no repeating grid of cells found (the screenshot has no periodic edges)")
-    return _global_axis(ex.mean(axis=0), px), _global_axis(ey.mean(axis=1), py)
+    return _global_axis(image, ex.mean(axis=0), px, 1), _global_axis(image, ey.mean(axis=1), py, 0)
 
 
-def _global_axis(profile: np.ndarray, pitch: int) -> Axis:
-    """A sub-pixel lattice over the whole profile, from an integer pitch (the board dominates the comb)."""
-    phase = _fold_phase(profile, pitch)
-    return _refine(profile, Axis(pitch, phase), int((len(profile) - phase) / pitch))
+def _global_axis(image: np.ndarray, profile: np.ndarray, pitch: int, axis: int) -> Axis:
+    """The axis's fine pitch from self-similarity, then the phase that best fits the edge profile."""
+    fine = self_pitch(image, pitch, axis, max_cells=5)  # short shifts: the board surely overlaps itself
+    return Axis(fine, _fold_phase(profile, fine))
 
 
 def find_grid(image: np.ndarray) -> Geometry:
@@ -211,7 +217,7 @@ def find_grid(image: np.ndarray) -> Geometry:
         BoardNotFoundError: when no grid of at least 2 x 2 cells is found.
     """
     ex, ey = edge_maps(image)
-    ax, ay = _lattice(ex, ey)
+    ax, ay = _lattice(image, ex, ey)
     mask, r_first, c_first = _slot_map(ex, ey, ax, ay)
     r, c, rows, cols = largest_rectangle(mask)
     if rows < 2 or cols < 2:

@@ -216,33 +216,72 @@ class Labeller:
             self._propose(g.id, None, False, "looks like no cell state minebot knows")
         return dict(sorted(self.proposals.items()))
 
+    def _bevelled(self, gid: int) -> float:
+        """1 when the cell looks raised: lighter top and left bands, darker bottom and right bands."""
+        img = self.groups[gid].image.astype(np.float32).mean(axis=2)
+        s = img.shape[0]
+        b = max(1, s // 8)
+        mid = float(np.median(img[b:-b, b:-b]))
+        lit = min(img[:b, b:-b].mean(), img[b:-b, :b].mean()) - mid
+        shade = mid - max(img[-b:, b:-b].mean(), img[b:-b, -b:].mean())
+        return float(lit > 12 and shade > 12)
+
+    def _ink_share(self, gid: int) -> float:
+        """The fraction of glyph cells (non-plain groups) drawn on this group's base."""
+        inked = [g for g in self.groups if not self.looks[g.id].plain]
+        total = sum(g.count for g in inked)
+        return sum(g.count for g in inked if self.base[g.id] == self.base[gid]) / total if total else 0.0
+
+    def _zero_score(self, zero: int, covered: int) -> float:
+        """How much better "``zero`` is 0 and ``covered`` is covered" explains the board than the swap.
+
+        Three cues, each worth up to 1: 0 cells touch only revealed-looking cells, covered cells look
+        raised, and digits are drawn on the 0 cell's background.
+        """
+        return (
+            (self._closed(zero) - self._closed(covered))
+            + (self._bevelled(covered) - self._bevelled(zero))
+            + (self._ink_share(zero) - self._ink_share(covered))
+        )
+
     def _covered_and_zero(self) -> None:
         plain = [g.id for g in self.groups if self.looks[g.id].plain and g.id not in self.known]
         if len(self.groups) == 1 and plain:
             self._propose(plain[0], Cell.COVERED, True, "the only look on the board: a fresh board")
             return
-        inked_bases = {self.base[g.id] for g in self.groups if not self.looks[g.id].plain}
-        zero = self._group_of(Cell.ZERO)
-        if zero is None:
-            closed = [gid for gid in plain if self.base[gid] in inked_bases and self._closed(gid) >= 0.98]
-            if closed:
-                zero = closed[0]
-                self._propose(zero, Cell.ZERO, True, "plain, and its cells touch only revealed-looking cells")
-        covered = self._group_of(Cell.COVERED)
-        if covered is None:
-            others = [
-                gid for gid in plain if gid != zero and (zero is None or self.base[gid] != self.base[zero])
-            ]
+        zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
+        if zero is None and covered is None and len(plain) >= 2:
+            a, b = plain[0], plain[1]
+            score = self._zero_score(a, b)
+            zero, covered = (a, b) if score >= 0 else (b, a)
+            sure = abs(score) >= 1.0
+            why = (
+                f"(cues: touches only revealed cells, flat, digits on its background; score {abs(score):.1f})"
+            )
+            self._propose(zero, Cell.ZERO, sure, f"the plain cell that reads as empty {why}", (Cell.COVERED,))
+            self._propose(
+                covered, Cell.COVERED, sure, f"the plain cell that reads as covered {why}", (Cell.ZERO,)
+            )
+        elif covered is None and zero is None and plain:
+            lone = plain[0]
+            if self._ink_share(lone) > 0.5 and not self._bevelled(lone) and self._closed(lone) >= 0.98:
+                self._propose(lone, Cell.ZERO, False, "the only plain cell, flat, digits on its background")
+            else:
+                self._propose(lone, Cell.COVERED, True, "the only plain cell (no 0 on this board)")
+        elif covered is None and plain:
+            others = [gid for gid in plain if gid != zero]
             if others:
-                sure = zero is not None or len(others) == 1
-                self._propose(others[0], Cell.COVERED, sure, "the most common plain cell that is not 0")
+                self._propose(others[0], Cell.COVERED, True, "the most common plain cell that is not 0")
+        elif zero is None and plain:
+            others = [gid for gid in plain if gid != covered]
+            if others:
+                self._propose(others[0], Cell.ZERO, self._closed(others[0]) >= 0.98, "plain and not covered")
+        covered = self._group_of(Cell.COVERED)
         for gid in plain:
             if gid not in self.proposals:
-                like = covered if covered is not None else self._group_of(Cell.COVERED)
-                state = Cell.COVERED if like is not None and self.base[gid] == self.base[like] else None
-                self._propose(
-                    gid, state, False, "another plain look (hover or pressed?)", (Cell.COVERED, Cell.ZERO)
-                )
+                state = Cell.COVERED if covered is not None and self.base[gid] == self.base[covered] else None
+                alts = (Cell.COVERED, Cell.ZERO)
+                self._propose(gid, state, False, "another plain look (hover or pressed?)", alts)
 
     def _image(self, state: Cell) -> np.ndarray | None:
         gid = self._group_of(state)

@@ -1,0 +1,70 @@
+"""Finding the grid with no template: made-up looks at several scales, fractional pitch, JPEG."""
+
+import numpy as np
+import pytest
+from styles import LOOKS, mid_game, screenshot
+
+from bot.errors import BoardNotFoundError
+from calibration.cluster import count_groups, cut_cells
+from calibration.grid import estimate_pitch, find_grid, largest_rectangle
+
+BOARD = mid_game(10, 16, 40, seed=11)
+
+
+def _close(found, truth):
+    """Same cells, pitch within 0.03 px, origin within a fifth of a cell (a grid line's width)."""
+    assert (found.rows, found.cols) == (truth.rows, truth.cols)
+    assert abs(found.pitch_x - truth.pitch_x) < 0.03 and abs(found.pitch_y - truth.pitch_y) < 0.03
+    assert abs(found.left - truth.left) <= 0.2 * truth.pitch_x
+    assert abs(found.top - truth.top) <= 0.2 * truth.pitch_y
+
+
+@pytest.mark.parametrize(
+    ("look", "scale"),
+    [("flat", 1.0), ("flat", 1.25), ("dark", 1.5), ("dark", 2.0), ("gradient", 1.0), ("gradient", 1.625)],
+)
+def test_find_grid_at_scales(look, scale):
+    image, truth = screenshot(BOARD, LOOKS[look], scale)
+    _close(find_grid(image), truth)
+
+
+def test_fractional_pitch_alternates_and_cells_still_group():
+    # 20 px * 1.625 = 32.5 px: cells are drawn 32 and 33 px wide in turn.
+    image, truth = screenshot(BOARD, LOOKS["flat"], 1.625)
+    found = find_grid(image)
+    _close(found, truth)
+    widths = {found.cell_rect((0, c)).width for c in range(found.cols)}
+    assert widths == {32, 33}
+    assert count_groups(image, found) == len(np.unique(BOARD.cells))
+
+
+def test_jpeg_noise():
+    image, truth = screenshot(BOARD, LOOKS["gradient"], 1.25, jpeg=70)
+    _close(find_grid(image), truth)
+
+
+def test_cut_cells_shape():
+    image, truth = screenshot(BOARD, LOOKS["flat"], 1.0)
+    tiles = cut_cells(image, truth, 20)
+    assert tiles.shape == (10, 16, 20, 20, 3)
+    assert np.array_equal(tiles[0, 0], image[truth.cell_rect((0, 0)).top :][:20, 23:43])
+
+
+def test_no_grid_raises():
+    rng = np.random.default_rng(1)
+    with pytest.raises(BoardNotFoundError):
+        find_grid(np.full((200, 300, 3), 90, np.uint8))
+    with pytest.raises(BoardNotFoundError):
+        find_grid(rng.integers(0, 255, (120, 160, 3), dtype=np.uint8))
+
+
+def test_estimate_pitch_prefers_fundamental():
+    profile = np.zeros(400)
+    profile[::17] = 10
+    profile[5::17] = 4  # a bevel edge inside every cell
+    assert estimate_pitch(profile) == 17
+
+
+def test_largest_rectangle():
+    mask = np.array([[1, 1, 0, 0], [1, 1, 1, 1], [1, 1, 1, 1], [0, 1, 1, 0]], bool)
+    assert largest_rectangle(mask) == (1, 0, 2, 4)
