@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/vision_bench.py`` (add ``--quick`` for one level). Prints the accuracy table,
 then median/95th-percentile times for locating a board on a 1920x1080 screenshot (known skin, and
-``auto``) and for classifying an Expert board with its geometry known.
+``auto``), for classifying an Expert board with its geometry known, and for the play loop's per-move
+``read_board`` on the grabbed board-and-face region (cells, face and status).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.errors import MinebotError  # noqa: E402
 from bot.render import render_screen  # noqa: E402
 from bot.skin import find_skin  # noqa: E402
-from bot.vision import classify_cells, locate_board, read_screen  # noqa: E402
+from bot.vision import classify_cells, locate_board, read_board, read_screen  # noqa: E402
 from bot.vision.cases import screen_cases, stage_boards  # noqa: E402
 
 
@@ -100,6 +101,16 @@ def speed(repeats: int) -> None:
             with _Timer(times):
                 classify_cells(image, geometry, classic)
         print(f"classify 16x30 board, pitch {geometry.pitch_x:g}, geometry known: {_ms(times)}")
+    for image, _ in shots[:2]:
+        located = read_screen(image, classic)
+        region = located.geometry.region().union(located.geometry.face)
+        grabbed = image[region.top : region.bottom, region.left : region.right].copy()
+        geometry = located.geometry.offset(-region.left, -region.top)
+        times = []
+        for _ in range(repeats * 20):
+            with _Timer(times):
+                read_board(grabbed, geometry, classic)
+        print(f"read_board per move (16x30 + face), pitch {geometry.pitch_x:g}: {_ms(times)}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 import doctest
 import importlib
+import os
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -26,6 +29,7 @@ from bot.vision import (
     status_from_board,
 )
 from bot.vision.cases import screen_cases, stage_boards
+from bot.vision.read import load_cached
 
 REPO = Path(__file__).resolve().parent.parent
 REAL_CAPTURES = sorted((REPO / "tests" / "data" / "real").glob("*/*.png"))
@@ -99,7 +103,9 @@ def test_auto_skin_reports_the_skin_and_score(classic):
     assert any(note.startswith("auto skin: classic (score") for note in reading.notes)
 
 
-def test_cursor_over_a_cell_is_uncertain_never_wrong(classic):
+@pytest.mark.parametrize("tip", [(-2, -3), (-5, -6), (2, 1)])
+def test_cursor_over_a_cell_is_uncertain_never_wrong(tip, classic):
+    """The pointer's tip near a cell's centre, or over its corner (which (-5, -6) misread before)."""
     rng = np.random.default_rng(3)
     uncertain = 0
     for stage in stage_boards("intermediate", seed=5):
@@ -109,7 +115,12 @@ def test_cursor_over_a_cell_is_uncertain_never_wrong(classic):
                 cell = (int(rng.integers(16)), int(rng.integers(16)))
                 x, y = geometry.cell_center(cell)
                 image, _ = render_screen(
-                    stage.board, classic, scale, status=stage.status, seed=1, cursor_at=(x - 2, y - 3)
+                    stage.board,
+                    classic,
+                    scale,
+                    status=stage.status,
+                    seed=1,
+                    cursor_at=(x + tip[0], y + tip[1]),
                 )
                 cells = classify_cells(image, geometry, classic)
                 unsure = cells.uncertain_mask()
@@ -181,6 +192,47 @@ def test_read_board_fast_path_on_a_grabbed_region(classic):
     assert reading.status is GameStatus.PLAYING
     assert reading.geometry.face is not None
     assert _same_box(reading.geometry.face.offset(region.left, region.top), truth.face)
+
+
+def test_read_board_verifies_a_known_face_and_searches_when_it_moved(classic):
+    """The face region passed in is only verified; a stale one falls back to searching the band."""
+    stages = stage_boards("beginner", seed=9)
+    image, truth = render_screen(stages[3].board, classic, 1.5, status=GameStatus.LOST, seed=7)
+    assert truth.face is not None
+    reading = read_board(image, truth, classic)
+    assert reading.status is GameStatus.LOST and _same_box(reading.geometry.face, truth.face)
+    stale = replace(truth, face=truth.face.offset(-40, 0))
+    reading = read_board(image, stale, classic)
+    assert reading.status is GameStatus.LOST and _same_box(reading.geometry.face, truth.face)
+    # the same board, now won: the known face region reads the new status
+    image, _ = render_screen(stages[2].board, classic, 1.5, status=GameStatus.WON, seed=7)
+    reading = read_board(image, truth, classic)
+    assert reading.status is GameStatus.WON and _same_box(reading.geometry.face, truth.face)
+    # no face on screen any more: none is reported, the board decides the status
+    image[truth.face.top : truth.face.bottom, truth.face.left : truth.face.right] = (40, 40, 40)
+    faceless = read_board(image, truth, classic)
+    assert faceless.face is None and faceless.status is GameStatus.WON
+
+
+def test_auto_rules_out_skins_that_cannot_read_the_found_board(classic):
+    stage = stage_boards("expert", seed=3)[1]
+    image, _ = render_screen(stage.board, classic, 1.25, seed=2)
+    reading = read_screen(image, "auto")
+    assert reading.skin.name == "classic" and reading.board == stage.board
+    note = next(n for n in reading.notes if n.startswith("auto skin:"))
+    assert "cannot read that board: " in note and "xdemineur" in note
+
+
+def test_skins_are_loaded_once_until_their_folder_changes(tmp_path, monkeypatch):
+    shutil.copytree(find_skin("classic").path, tmp_path / "classic")
+    monkeypatch.setenv("MINEBOT_SKIN_PATH", str(tmp_path))
+    first = load_cached("classic")
+    assert first.path == tmp_path / "classic" and load_cached("classic") is first
+    later = (tmp_path / "classic" / "skin.json").stat().st_mtime + 10
+    os.utime(tmp_path / "classic" / "1.png", (later, later))
+    assert load_cached("classic") is not first
+    with pytest.raises(SkinError, match="no skin named 'nope'"):
+        load_cached("nope")
 
 
 def test_status_from_board_when_the_skin_has_no_face(classic):

@@ -86,6 +86,8 @@ class SkinModel:
 
 
 _PER_SKIN: dict[tuple[int, str], tuple[Skin, object]] = {}
+PER_SKIN_LIMIT = 64
+"""Most cached per-skin results kept (a few kinds for each of a few skins in use)."""
 
 
 def per_skin(skin: Skin, name: str, build: Callable[[Skin], T]) -> T:
@@ -93,6 +95,8 @@ def per_skin(skin: Skin, name: str, build: Callable[[Skin], T]) -> T:
     key = (id(skin), name)
     cached = _PER_SKIN.get(key)
     if cached is None or cached[0] is not skin:
+        if len(_PER_SKIN) >= PER_SKIN_LIMIT:
+            _PER_SKIN.clear()  # skins loaded afresh again and again: do not keep them all alive
         cached = (skin, build(skin))
         _PER_SKIN[key] = cached
     return cached[1]  # type: ignore[return-value]

@@ -3,13 +3,19 @@
 :func:`read_screen` finds the board on a whole screenshot (trying every known skin for ``"auto"``);
 :func:`read_board` re-reads only the board region each move, with the geometry already known.
 The play loop and ``minebot dry-run`` both go through here.
+
+``"auto"`` is kept cheap: skins are loaded once (until their folder changes), tried in order of how
+much of their flat face colour the screenshot shows, and once one skin has found the board, another
+skin is only located in full if its templates read most of that board's cells.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from bot.board import Board
@@ -18,12 +24,23 @@ from bot.game import LEVELS, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells
-from bot.vision.locate import Location, locate_board
+from bot.vision.locate import Location, face_kinds, locate_board
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
 LOGGER = logging.getLogger(__name__)
 
 AUTO = "auto"
+
+PRECHECK_UNCERTAIN = 0.5
+"""With ``auto``, a skin that leaves more than this fraction of an already found board's cells
+uncertain cannot be the board's skin (a real fit leaves at most ``MAX_UNCERTAIN_FRACTION``, 0.2): its
+full locate is skipped."""
+
+PRESCORE_STRIDE = 4
+"""Pixel stride of the subsampled screenshot on which skins' face colours are counted (ordering only)."""
+
+PRESCORE_TOLERANCE = 6
+"""Per-channel tolerance when counting a skin's exact face colour (ordering only)."""
 
 STANDARD_MINES: dict[tuple[int, int], int] = {
     shape: level.mines
@@ -65,8 +82,51 @@ class Reading:
         return self.skin.name
 
 
+_LOADED: dict[str, tuple[tuple[str, int], Skin]] = {}
+
+
+def _folder_stamp(folder: Path) -> tuple[str, int]:
+    """A skin folder's identity and newest file time: a recalibrated skin is loaded afresh."""
+    return str(folder.resolve()), max(entry.stat().st_mtime_ns for entry in [folder, *folder.iterdir()])
+
+
+def load_cached(name: str) -> Skin:
+    """``find_skin(name)``, loaded once while its folder is unchanged (so per-skin caches stay warm).
+
+    Raises:
+        SkinError: as :func:`bot.skin.find_skin` does.
+    """
+    folder = list_skins().get(name, Path(name))
+    try:
+        stamp = _folder_stamp(folder)
+    except (OSError, ValueError):
+        return find_skin(name)  # not a readable skin folder: find_skin raises the right error
+    cached = _LOADED.get(name)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    skin = find_skin(name)
+    _LOADED[name] = (stamp, skin)
+    return skin
+
+
 def _resolve(skin: Skin | str) -> Skin:
-    return skin if isinstance(skin, Skin) else find_skin(skin)
+    return skin if isinstance(skin, Skin) else load_cached(skin)
+
+
+def _prescore(small: np.ndarray, skin: Skin) -> int:
+    """How many pixels of a subsampled screenshot show one of the skin's flat face colours exactly."""
+    count = 0
+    for kind in face_kinds(skin):
+        low = np.clip(kind.colour - PRESCORE_TOLERANCE, 0, 255).astype(np.uint8)
+        high = np.clip(kind.colour + PRESCORE_TOLERANCE, 0, 255).astype(np.uint8)
+        count += cv2.countNonZero(cv2.inRange(small, low, high))
+    return count
+
+
+def _rules_out(image: np.ndarray, location: Location, skin: Skin) -> bool:
+    """True when ``skin`` cannot read most cells of a board another skin found (it cannot be its skin)."""
+    reading = classify_cells(image, location.geometry, skin)
+    return float(reading.uncertain_mask().mean()) > PRECHECK_UNCERTAIN
 
 
 def _finish(
@@ -107,21 +167,35 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
         return locate_board(image, _resolve(skin))
     found: list[Location] = []
     failures: list[str] = []
+    skins: list[Skin] = []
     for name in sorted(list_skins()):
         try:
-            found.append(locate_board(image, find_skin(name)))
+            skins.append(load_cached(name))
+        except MinebotError as exc:
+            failures.append(f"{name}: {exc}")
+    small = np.ascontiguousarray(image[::PRESCORE_STRIDE, ::PRESCORE_STRIDE])
+    skins.sort(key=lambda candidate: -_prescore(small, candidate))  # stable: ties keep name order
+    ruled_out: list[str] = []
+    for candidate in skins:
+        if found and _rules_out(image, found[0], candidate):
+            ruled_out.append(candidate.name)
+            continue
+        try:
+            found.append(locate_board(image, candidate))
         except BoardNotFoundError as exc:
             if "boards found" in str(exc):
                 raise
-            failures.append(f"{name}: {exc}")
+            failures.append(f"{candidate.name}: {exc}")
         except MinebotError as exc:
-            failures.append(f"{name}: {exc}")
+            failures.append(f"{candidate.name}: {exc}")
     if not found:
         raise BoardNotFoundError("no board found with any known skin (" + "; ".join(failures) + ")")
     found.sort(key=lambda location: location.score, reverse=True)
     best = found[0]
     tried = ", ".join(f"{f.skin.name} {f.score:.2f}" for f in found[1:])
     note = f"auto skin: {best.skin.name} (score {best.score:.2f})" + (f"; also fit: {tried}" if tried else "")
+    if ruled_out:
+        note += f"; cannot read that board: {', '.join(ruled_out)}"
     best.notes.append(note)
     LOGGER.info(note)
     return best
