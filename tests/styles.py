@@ -44,6 +44,8 @@ NIGHT_DIGITS = {
     8: (140, 140, 140),
 }
 """A night theme: lighter digits, 7 white and 8 grey (so 7 still stands out most from the cell)."""
+MONO_DIGITS = {n: (230, 230, 230) for n in range(1, 9)}
+"""Every digit the same white: colour says nothing, so calibration must ask."""
 
 
 def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
@@ -79,7 +81,7 @@ def _cross(tile: np.ndarray) -> None:
     s = tile.shape[0]
     a, b = s // 5, s - s // 5
     for p, q in (((a, a), (b, b)), ((a, b), (b, a))):
-        cv2.line(tile, p, q, (0, 0, 255), max(1, s // 12))
+        cv2.line(tile, p, q, (0, 0, 255), max(2, s // 8))
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,18 @@ LOOKS: dict[str, Look] = {
             (40, 40, 200),
         ),
         window=(20, 20, 20),
+    ),
+    "mono": Look(
+        "mono",
+        22,
+        _drawn(
+            22,
+            _bevelled(22, (70, 60, 50), (110, 100, 90), (40, 35, 30), 2),
+            _lined(22, (20, 20, 20), (60, 60, 60)),
+            MONO_DIGITS,
+            (40, 40, 200),
+        ),
+        window=(0, 0, 0),
     ),
     "gradient": Look(
         "gradient",
