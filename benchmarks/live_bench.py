@@ -39,14 +39,22 @@ STEPS = ("capture", "classify", "solve", "click", "wait", "own")
 
 
 class CheckedInput(PyAutoGuiInput):
-    """Real pyautogui input that also remembers every click, to prove none left the board."""
+    """Real pyautogui input that also checks every click against the board located at that moment.
+
+    Independent of the input guard: it asks the player where the board and face are.
+    """
 
     def __init__(self) -> None:
         super().__init__()
-        self.clicks: list[tuple[int, int, str]] = []
+        self.player: Player | None = None
+        self.outside: list[str] = []
 
     def _click(self, x: int, y: int, button: str) -> None:
-        self.clicks.append((x, y, button))
+        geometry = self.player.geometry if self.player else None
+        board = geometry.region() if geometry else None
+        face = geometry.face if geometry else None
+        if not (board and board.contains(x, y)) and not (face and face.contains(x, y)):
+            self.outside.append(f"{button} click at ({x}, {y}) outside board {board} and face {face}")
         super()._click(x, y, button)
 
 
@@ -120,24 +128,16 @@ def run(client_name: str, games: int, level: str, save_frames: Path | None, quie
         with client, MssCapture(display=vd.display) as capture, CheckedInput() as mouse:
             options = PlayOptions(mines=lv.mines, skin=client.skin_name, save_frames=save_frames)
             player = Player(capture, mouse, options, restart=client.restart)
+            mouse.player = player
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
             for index in range(games):
                 if index:
                     player.new_game()
                 _next_second()
                 result = player.play_game(index)
-                board = player.geometry.region() if player.geometry else None
-                face = player.geometry.face if player.geometry else None
-                outside = [
-                    (x, y, button)
-                    for x, y, button in mouse.clicks
-                    if not (board and board.contains(x, y)) and not (face and face.contains(x, y))
-                ]
-                report.clicks_outside += len(outside)
-                report.errors.extend(
-                    f"game {index}: click outside the board at {c} (board {board})" for c in outside
-                )
-                mouse.clicks.clear()
+                report.clicks_outside += len(mouse.outside)
+                report.errors.extend(f"game {index}: {text}" for text in mouse.outside)
+                mouse.outside.clear()
                 report.games += 1
                 report.statuses.append(result.status)
                 report.rereads += result.rereads

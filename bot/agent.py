@@ -18,7 +18,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -78,8 +78,10 @@ class PlayOptions:
     save_frames: Path | None = None
     time_limit: float | None = None
     """Stop the session after this many seconds."""
-    retries: int = 3
+    retries: int = 5
     """Re-captures of an uncertain or inconsistent reading before giving up."""
+    retry_wait: float = 0.03
+    """Seconds before the first re-capture; the n-th waits n times as long (0.45 s in all)."""
     settle_timeout: float = 3.0
     """How long to wait for the screen to change and settle after a click."""
     poll: float = 0.004
@@ -184,15 +186,40 @@ class Sight:
     image: np.ndarray
 
 
-def check_progress(before: Board, after: Board) -> Coord | None:
+def check_progress(before: Board, after: Board, clicked: Iterable[Coord] = ()) -> Coord | None:
     """The first cell whose reading went backwards (a revealed number changed or vanished), or None.
 
-    During play a revealed cell never changes. (End-of-game states are checked by the caller.)
+    During play a revealed cell never changes. One exception: a cell just ``clicked`` that read as 0
+    may have been the client's pressed-button look (winemine draws it like a 0); it may turn into its
+    number. That early 0 had no covered neighbour (see :func:`unsettled_zero`), so nothing was deduced
+    from it. (End-of-game states are checked by the caller.)
     """
     was_revealed = before.revealed_mask()
     changed = was_revealed & (after.cells != before.cells)
+    for cell in clicked:
+        if before[cell] == Cell.ZERO and after[cell].is_number():
+            changed[cell] = False
     if changed.any():
         r, c = np.argwhere(changed)[0]
+        return (int(r), int(c))
+    return None
+
+
+def unsettled_zero(board: Board) -> Coord | None:
+    """A revealed 0 next to a covered cell, or None.
+
+    Every client opens all neighbours of a 0 at once, so such a reading means the client had not
+    finished drawing (or a pressed cell looked like a 0): read again, never act on it.
+    """
+    covered = np.pad(board.covered_mask(), 1)
+    rows, cols = board.shape
+    near_covered = np.zeros(board.shape, dtype=bool)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            near_covered |= covered[dr : dr + rows, dc : dc + cols]
+    bad = (board.cells == Cell.ZERO) & near_covered
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
         return (int(r), int(c))
     return None
 
@@ -322,7 +349,11 @@ class Player:
         return path
 
     def sight(
-        self, previous: Board | None, timing: MoveTiming, rule: FirstClickRule
+        self,
+        previous: Board | None,
+        timing: MoveTiming,
+        rule: FirstClickRule,
+        clicked: Iterable[Coord] = (),
     ) -> tuple[Sight, list[Move]]:
         """Read the board and decide the moves, re-capturing while the reading cannot be trusted.
 
@@ -336,14 +367,14 @@ class Player:
         image = None
         for attempt in range(self.options.retries + 1):
             if attempt:
-                self.sleep(0.02 * attempt)
+                self.sleep(self.options.retry_wait * attempt)
             t0 = self.clock()
             image = self._grab()
             t1 = self.clock()
             timing.capture += (t1 - t0) * 1000
             try:
                 sight = self._read(image)
-                problem = self._inconsistency(previous, sight)
+                problem = self._inconsistency(previous, sight, clicked)
                 t2 = self.clock()
                 timing.classify += (t2 - t1) * 1000
                 moves: list[Move] = []
@@ -365,14 +396,17 @@ class Player:
         path = self._save(image, f"minebot-misread-{int(time.time())}.png")
         raise MisreadError(f"{problem} (after {self.options.retries + 1} reads; frame saved to {path})")
 
-    def _inconsistency(self, previous: Board | None, sight: Sight) -> str:
+    def _inconsistency(self, previous: Board | None, sight: Sight, clicked: Iterable[Coord]) -> str:
         """Why a reading cannot be trusted, or '' when it can."""
         board = sight.board
         if sight.status is GameStatus.PLAYING:
             if board.is_lost():
                 return "an exploded mine shows but the game is still playing"
+            zero = unsettled_zero(board)
+            if zero is not None:
+                return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
             if previous is not None:
-                cell = check_progress(previous, board)
+                cell = check_progress(previous, board, clicked)
                 if cell is not None:
                     return (
                         f"cell {cell} read as {board[cell].char!r} but was {previous[cell].char!r} before "
@@ -436,12 +470,13 @@ class Player:
         previous: Board | None = None
         opened_safe: set[Coord] = set()
         rereads_before = self.rereads
+        clicked: list[Coord] = []
         try:
             while True:
                 self._check_limits()
                 timing = MoveTiming()
                 self._park()
-                sight, moves = self.sight(previous, timing, rule)
+                sight, moves = self.sight(previous, timing, rule, clicked)
                 result.reads += 1
                 for cell in opened_safe:
                     if sight.board[cell] in (Cell.EXPLODED, Cell.MINE):
@@ -459,6 +494,7 @@ class Player:
                     previous = sight.board
                     continue
                 t0 = self.clock()
+                clicked = [move.cell for move in moves]
                 for move in moves:
                     result.clicks += self._click_move(move)
                     result.moves += 1
