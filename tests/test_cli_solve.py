@@ -88,6 +88,8 @@ def test_bench_custom_level_rule_and_first_click(capsys):
         main(["bench", "--level", "huge"])
     with pytest.raises(SystemExit):
         main(["bench", "--first-click", "2;2"])
+    assert main(["bench", "--level", "beginner", "--first-click", "9,0"]) == 2
+    assert "outside the 9x9 board" in capsys.readouterr().err
 
 
 def test_bench_text_explain_and_calibration(capsys):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from bot.bench import BenchOptions, BenchResult, play_game, run_bench
 from bot.board import Coord
@@ -97,6 +98,14 @@ def explain(options: BenchOptions) -> list[dict]:
 
 
 def run(args: argparse.Namespace) -> int:
+    level, click = args.level, args.first_click
+    if click is not None and not (0 <= click[0] < level.rows and 0 <= click[1] < level.cols):
+        print(
+            f"minebot bench: error: --first-click {click[0]},{click[1]} is outside the "
+            f"{level.rows}x{level.cols} board",
+            file=sys.stderr,
+        )
+        return 2
     options = BenchOptions(
         level=args.level,
         rule=args.rule,
