@@ -36,6 +36,11 @@ FACE_SEARCH_ROWS = 6.0
 FACE_SLACK = 2
 """Pixels around a known face region searched when verifying it (absorbs rounding of the region)."""
 
+COARSE_FACE = 16
+"""Faces at least this many pixels wide are first looked for at half resolution (4x fewer pixels to
+slide over), then matched at full resolution around the coarse hit; the full band is searched at full
+resolution only when that finds nothing."""
+
 FACE_MEMORY = 16
 """Face regions remembered per (skin, geometry, image size), for callers that pass no ``face``."""
 
@@ -78,7 +83,33 @@ def _scaled_faces(skin: Skin, scale_x: float, scale_y: float) -> _Scaled:
     return scaled
 
 
-def _match_faces(image: np.ndarray, area: Region, faces: _Scaled) -> FaceMatch | None:
+def _around(region: Region, slack: int) -> Region:
+    """``region`` grown by ``slack`` pixels on every side."""
+    return Region(
+        region.left - slack, region.top - slack, region.width + 2 * slack, region.height + 2 * slack
+    )
+
+
+def _search_band(image: np.ndarray, band: Region, faces: _Scaled, half: _Scaled) -> FaceMatch | None:
+    """The face anywhere in ``band``: coarse to fine when the faces are big enough, else directly."""
+    if min(min(scaled.shape[:2]) for _, scaled in faces) >= COARSE_FACE:
+        window = image[band.top : band.bottom, band.left : band.right]
+        small = cv2.resize(window, (window.shape[1] // 2, window.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        coarse = _match_faces(small, Region(0, 0, small.shape[1], small.shape[0]), half, limit=float("inf"))
+        if coarse is not None:
+            found = coarse.region
+            hit = Region(
+                band.left + 2 * found.left, band.top + 2 * found.top, 2 * found.width, 2 * found.height
+            )
+            match = _match_faces(image, _around(hit, 2 * FACE_SLACK), faces)
+            if match is not None:
+                return match
+    return _match_faces(image, band, faces)
+
+
+def _match_faces(
+    image: np.ndarray, area: Region, faces: _Scaled, limit: float = FACE_MAX_DISTANCE
+) -> FaceMatch | None:
     """The best face template anywhere inside ``area`` of ``image`` (clipped to it), if one is close."""
     height, width = image.shape[:2]
     left, top = max(0, area.left), max(0, area.top)
@@ -95,7 +126,7 @@ def _match_faces(image: np.ndarray, area: Region, faces: _Scaled) -> FaceMatch |
         return None
     scores.sort()
     distance, name, (x, y), (w, h) = scores[0]
-    if distance > FACE_MAX_DISTANCE:
+    if distance > limit:
         return None
     margin = scores[1][0] - distance if len(scores) > 1 else float("inf")
     return FaceMatch(Region(left + x, top + y, w, h), GameStatus(name), distance, margin)
@@ -109,18 +140,13 @@ def find_face(image: np.ndarray, geometry: Geometry, skin: Skin) -> FaceMatch | 
     """
     if not skin.faces:
         return None
-    faces = _scaled_faces(skin, geometry.pitch_x / skin.cell_size, geometry.pitch_y / skin.cell_size)
+    scale_x, scale_y = geometry.pitch_x / skin.cell_size, geometry.pitch_y / skin.cell_size
+    faces = _scaled_faces(skin, scale_x, scale_y)
     bare = replace(geometry, face=None)
     memory_key = (id(skin), bare, image.shape)
     known = geometry.face or _LAST_FACE.get(memory_key)
     if known is not None:
-        around = Region(
-            known.left - FACE_SLACK,
-            known.top - FACE_SLACK,
-            known.width + 2 * FACE_SLACK,
-            known.height + 2 * FACE_SLACK,
-        )
-        match = _match_faces(image, around, faces)
+        match = _match_faces(image, _around(known, FACE_SLACK), faces)
         if match is not None:
             return match
     board = geometry.region()
@@ -128,7 +154,9 @@ def find_face(image: np.ndarray, geometry: Geometry, skin: Skin) -> FaceMatch | 
     band_height = board.top - max(0, top)
     if band_height <= 0:
         return None
-    match = _match_faces(image, Region(board.left, max(0, top), board.width, band_height), faces)
+    left = max(0, board.left)
+    band = Region(left, max(0, top), max(1, min(image.shape[1], board.right) - left), band_height)
+    match = _search_band(image, band, faces, _scaled_faces(skin, scale_x / 2, scale_y / 2))
     if match is None:
         LOGGER.info("no %s face above the board", skin.name)
         return None
