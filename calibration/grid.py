@@ -54,34 +54,66 @@ def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ex, ey
 
 
-def estimate_pitch(profile: np.ndarray, min_pitch: int = MIN_PITCH, max_pitch: int = MAX_PITCH) -> int | None:
-    """The integer period of an edge profile: the smallest autocorrelation peak near the strongest."""
+def pitch_candidates(
+    profile: np.ndarray, min_pitch: int = MIN_PITCH, max_pitch: int = MAX_PITCH
+) -> list[int]:
+    """Integer periods of an edge profile worth trying: strong autocorrelation peaks, smallest first."""
     n = len(profile)
     hi = min(max_pitch, n // 3)
     if hi <= min_pitch:
-        return None
+        return []
     p = np.convolve(profile, np.array([0.25, 0.5, 0.25]), mode="same")  # half-pixel shifts still correlate
     p = p - p.mean()
     spectrum = np.fft.rfft(p, 2 * n)
     ac = np.fft.irfft(spectrum * np.conj(spectrum))[:n]
     ac = ac / np.maximum(n - np.arange(n), 1)
     if ac[0] <= 0:
-        return None
-    lags = np.arange(min_pitch, hi + 1)
-    values = ac[lags]
+        return []
     peaks = [
-        int(lag)
-        for lag, v in zip(lags, values, strict=True)
-        if v > 0 and v >= ac[lag - 1] and v >= ac[min(lag + 1, n - 1)]
+        lag
+        for lag in range(min_pitch, hi + 1)
+        if ac[lag] > 0 and ac[lag] >= ac[lag - 1] and ac[lag] >= ac[min(lag + 1, n - 1)]
     ]
     if not peaks:
-        return None
+        return []
     best = max(ac[lag] for lag in peaks)
     if best < 0.05 * ac[0]:
+        return []
+    return [lag for lag in peaks if ac[lag] >= 0.4 * best]
+
+
+def _shift_costs(gray: np.ndarray, axis: int, lags: list[int]) -> dict[int, float]:
+    """Mean absolute difference between the image and itself shifted by each lag along ``axis``."""
+    img = gray if axis == 0 else gray.T
+    n = img.shape[0]
+    return {d: float(np.abs(img[d:] - img[: n - d]).mean()) for d in lags if 0 < d < n}
+
+
+def estimate_pitch(
+    profile: np.ndarray, image: np.ndarray | None = None, axis: int = 0, min_pitch: int = MIN_PITCH
+) -> int | None:
+    """The integer cell pitch along ``axis``: of the edge profile's periods, the smallest at which the
+    image matches itself about as well as at the best one (a divisor of the pitch does not; a
+    multiple does, but is larger)."""
+    candidates = pitch_candidates(profile, min_pitch)
+    if not candidates:
         return None
-    first = next(lag for lag in peaks if ac[lag] >= 0.7 * best)
-    window = range(max(first - 2, min_pitch), min(first + 3, hi + 1))
-    return max(window, key=lambda lag: ac[lag])  # the top of a broad peak, not a bump on its flank
+    if image is None or len(candidates) == 1:
+        return candidates[0]
+    gray = image.astype(np.float32).mean(axis=2) if image.ndim == 3 else image.astype(np.float32)
+    gray = gray[::2, :] if axis == 1 else gray[:, ::2]
+    costs = _shift_costs(gray, axis, list(range(1, max(candidates) + 5)))
+
+    def prominence(c: int) -> float:
+        # How far the image's self-match dips at this shift below the shifts 3 px either side.
+        dip = min(costs.get(d, np.inf) for d in (c - 1, c, c + 1))
+        return 0.5 * (costs.get(c - 3, np.inf) + costs.get(c + 3, np.inf)) - dip
+
+    depth = {c: prominence(c) for c in candidates}
+    top = max(depth.values())
+    if top <= 0:
+        return candidates[0]
+    return next(c for c in candidates if depth[c] >= 0.5 * top)
 
 
 def _fold_phase(profile: np.ndarray, pitch: float) -> float:
@@ -197,10 +229,18 @@ def _refine(profile: np.ndarray, axis: Axis, count: int, pitch_span: float = 1.0
 
 def _lattice(image: np.ndarray, ex: np.ndarray, ey: np.ndarray) -> tuple[Axis, Axis]:
     """A sub-pixel lattice for each axis over the whole screenshot (the board dominates it)."""
-    px = estimate_pitch(ex.mean(axis=0))
-    py = estimate_pitch(ey.mean(axis=1))
+    px = estimate_pitch(ex.mean(axis=0), image, 1)
+    py = estimate_pitch(ey.mean(axis=1), image, 0)
     if px is None or py is None:
         raise BoardNotFoundError("no repeating grid of cells found (the screenshot has no periodic edges)")
+    # Cells are square in every client we know: an axis that settled on a multiple of the other's
+    # pitch (few rows, a busy header) takes the other's, if its own profile has that period too.
+    small, large = sorted((px, py))
+    ratio = large / small
+    if round(ratio) >= 2 and abs(ratio - round(ratio)) * small <= 1.5:
+        profile = ey.mean(axis=1) if py == large else ex.mean(axis=0)
+        if any(abs(c - small) <= 1 for c in pitch_candidates(profile)):
+            px = py = small
     return _global_axis(image, ex.mean(axis=0), px, 1), _global_axis(image, ey.mean(axis=1), py, 0)
 
 

@@ -331,12 +331,16 @@ class Labeller:
                 colour,
                 mine_colour,
             )
-            inside = float((dark_ink & shape).sum() / dark_ink.sum()) if dark_ink.sum() >= 0.1 * shape.sum() else 0.0
+            inside = (
+                float((dark_ink & shape).sum() / dark_ink.sum())
+                if dark_ink.sum() >= 0.1 * shape.sum()
+                else 0.0
+            )
             scored.append((iou, inside, float(red.mean()) if len(red) else 0.0, g))
         for iou, inside, red, g in sorted(scored, key=lambda t: -t[0]):
             if iou >= 0.45 and red < 0.05 and self._group_of(Cell.MINE) is None:
                 self._propose(g.id, Cell.MINE, True, f"shaped like the exploded mine (overlap {iou:.2f})")
-            elif inside >= 0.7 and red >= 0.08 and self._group_of(Cell.WRONG_FLAG) is None:
+            elif inside >= 0.6 and red >= 0.05 and self._group_of(Cell.WRONG_FLAG) is None:
                 self._propose(g.id, Cell.WRONG_FLAG, True, f"part of a mine, crossed in red ({red:.0%} red)")
 
     def _bounds(self, gid: int, lost: bool) -> tuple[int, set[int]]:
