@@ -320,28 +320,30 @@ class Labeller:
             red = (pixels[:, 2] > pixels[:, 1] + 70) & (pixels[:, 2] > pixels[:, 0] + 70)
             dark_ink = ink.copy()
             dark_ink[ink] = ~red
-            colour = (
-                g.image[dark_ink].astype(np.float32).mean(axis=0) if dark_ink.any() else np.full(3, 999.0)
-            )
+            colour = g.image[dark_ink].astype(np.float32).mean(axis=0) if dark_ink.any() else np.full(3, 1e3)
             iou = _iou(dark_ink, shape) if np.abs(colour - mine_colour).mean() < 60 else 0.0
-            LOGGER.debug(
-                "group %d: mine overlap %.2f colour %s vs %s",
-                g.id,
-                _iou(dark_ink, shape),
-                colour,
-                mine_colour,
-            )
-            inside = (
-                float((dark_ink & shape).sum() / dark_ink.sum())
-                if dark_ink.sum() >= 0.1 * shape.sum()
-                else 0.0
-            )
-            scored.append((iou, inside, float(red.mean()) if len(red) else 0.0, g))
-        for iou, inside, red, g in sorted(scored, key=lambda t: -t[0]):
-            if iou >= 0.45 and red < 0.05 and self._group_of(Cell.MINE) is None:
+            scored.append((iou, red, g))
+        for iou, red, g in sorted(scored, key=lambda t: -t[0]):
+            if iou >= 0.45 and not red.any() and self._group_of(Cell.MINE) is None:
                 self._propose(g.id, Cell.MINE, True, f"shaped like the exploded mine (overlap {iou:.2f})")
-            elif inside >= 0.6 and red >= 0.05 and self._group_of(Cell.WRONG_FLAG) is None:
-                self._propose(g.id, Cell.WRONG_FLAG, True, f"part of a mine, crossed in red ({red:.0%} red)")
+        mine = self._image(Cell.MINE)
+        if mine is None or self._group_of(Cell.WRONG_FLAG) is not None:
+            return
+        # A wrong flag is the shown mine with a red cross over it: off the red, it is the mine.
+        crossed = []
+        for _, red, g in scored:
+            if g.id in self.proposals or not len(red) or red.mean() < 0.05:
+                continue
+            redmask = (g.image[:, :, 2].astype(int) > g.image[:, :, 1].astype(int) + 70) & (
+                g.image[:, :, 2].astype(int) > g.image[:, :, 0].astype(int) + 70
+            )
+            rest = np.abs(g.image.astype(np.float32) - mine.astype(np.float32)).mean(axis=2)[~redmask]
+            crossed.append((float(rest.mean()), g))
+        if crossed:
+            diff, g = min(crossed, key=lambda t: t[0])
+            if diff < 25:
+                why = f"the shown mine crossed in red (off the red, {diff:.0f} apart)"
+                self._propose(g.id, Cell.WRONG_FLAG, True, why)
 
     def _bounds(self, gid: int, lost: bool) -> tuple[int, set[int]]:
         """Upper bound on a digit group's value, and its exact values on a lost board."""
