@@ -195,3 +195,25 @@ def read_tiles(tiles: np.ndarray, templates: dict[Cell, np.ndarray]) -> Reading:
     return Reading(
         np.where(ok, values, -1).reshape(rows, cols), np.where(ok, margins, 0.0).reshape(rows, cols)
     )
+
+
+def align(image: np.ndarray, geometry: Geometry, templates: dict[Cell, np.ndarray]) -> Geometry:
+    """The geometry nudged (up to 1.5 px per axis, in half pixels) so its cells best match the templates.
+
+    A grid found from pixels alone can sit a pixel off where a cell's own border looks like its
+    neighbour's; a skin fixes which pixel a cell starts on, so cells are cut the way its templates were.
+    """
+    size = int(next(iter(templates.values())).shape[0])
+    refs = features(np.stack([cv2.resize(t, (size, size)) for t in templates.values()]))
+
+    def cost(g: Geometry) -> float:
+        feats = features(cut_cells(image, g, size).reshape(-1, size, size, 3))
+        per_template = np.stack([np.abs(feats - r[None]).mean(axis=(1, 2)) for r in refs])
+        return float(per_template.min(axis=0).mean())
+
+    best = geometry
+    for axis in ("x", "y"):
+        steps = [d / 2 for d in range(-3, 4)]
+        options = [best.offset(d, 0) if axis == "x" else best.offset(0, d) for d in steps]
+        best = min(options, key=cost)
+    return best

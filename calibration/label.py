@@ -76,9 +76,11 @@ def describe(image: np.ndarray) -> Look:
     mask = np.ones((s, s), bool)
     mask[w:-w, w:-w] = False
     inner = img[w:-w, w:-w]
-    yy, xx = np.mgrid[0 : inner.shape[0], 0 : inner.shape[1]]
+    q = max(w, s // 4)  # plainness is judged on the centre, clear of any bevel
+    centre = img[q:-q, q:-q]
+    yy, xx = np.mgrid[0 : centre.shape[0], 0 : centre.shape[1]]
     design = np.stack([np.ones(yy.size), yy.ravel(), xx.ravel()], axis=1)
-    flat = inner.reshape(-1, 3)
+    flat = centre.reshape(-1, 3)
     coef, *_ = np.linalg.lstsq(design, flat, rcond=None)
     residual = flat - design @ coef
     plain = float(np.abs(residual).mean(axis=1).max()) < 4 * PLAIN_STD and float(residual.std()) < PLAIN_STD

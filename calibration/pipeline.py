@@ -18,7 +18,7 @@ import numpy as np
 from bot.board import Cell
 from bot.errors import BoardNotFoundError
 from bot.skin import Skin, load_skin
-from calibration.cluster import Shot, cut_cells, group_shots, read_tiles
+from calibration.cluster import Shot, align, cut_cells, group_shots, read_tiles
 from calibration.grid import find_grid
 from calibration.label import propose_labels
 from calibration.model import CalibrationError, Group, Proposal, state_key
@@ -75,6 +75,8 @@ def analyse(images: list[tuple[str, np.ndarray]], base: Skin | None = None) -> A
             geometry = find_grid(image)
         except BoardNotFoundError as exc:
             raise BoardNotFoundError(f"{name}: {exc}") from exc
+        if base is not None:
+            geometry = align(image, geometry, base.cells)
         if not size:
             size = max(round(min(geometry.pitch_x, geometry.pitch_y)), 4)
         shots.append(Shot(name, geometry, cut_cells(image, geometry, size)))

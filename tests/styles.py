@@ -237,7 +237,8 @@ def real_look(name: str) -> Look:
             image = crops[state]
             if state in (Cell.COVERED, Cell.FLAG):
                 tile = np.full((size, size, 3), 128, np.uint8)
-                tile[: crop + 1, : crop + 1] = 255
+                tile[: size - 2, : size - 2] = 192
+                tile[0, : size - 1] = tile[: size - 1, 0] = 255
             else:
                 tile = np.empty((size, size, 3), np.uint8)
                 tile[:] = image[-1, -1]

@@ -12,6 +12,7 @@ from bot.board import Board, Cell
 from bot.cli import main
 from bot.skin import load_skin
 from bot.vision import classify_cells
+from calibration.cluster import align
 from calibration.grid import find_grid
 from calibration.interactive import ask_unsure
 from calibration.model import CalibrationError, parse_state
@@ -48,7 +49,7 @@ def save(tmp_path: Path, name: str, image: np.ndarray) -> str:
 def check_reads(skin_path: Path, image: np.ndarray, truth: Board, unseen_unreadable: bool = True) -> None:
     """Every cell of a state the skin knows reads right and surely; every other cell is unreadable."""
     skin = load_skin(skin_path)
-    geometry = find_grid(image)
+    geometry = align(image, find_grid(image), skin.cells)
     assert (geometry.rows, geometry.cols) == truth.shape
     cells = classify_cells(image, geometry, skin)
     known = np.isin(truth.cells, [int(c) for c in skin.cells])
