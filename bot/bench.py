@@ -41,6 +41,9 @@ class BenchOptions:
     """Override the solver's first click (the solver's own choice when None)."""
     policy: str | Policy = "best"
     """A policy name (see :data:`bot.solver.POLICIES`) or a :class:`~bot.solver.Policy`."""
+    start: str = "click"
+    """How a game starts: ``click`` (the solver's first click) or ``random-zero`` (the client opens a
+    random zero region by itself, as xdemineur does; the first-click rule then plays no part)."""
 
 
 @dataclass
@@ -97,6 +100,7 @@ class BenchResult:
             "first_click": list(opts.first_click) if opts.first_click else None,
             "policy": opts.policy if isinstance(opts.policy, str) else opts.policy.name,
             "seed": opts.seed,
+            "start": opts.start,
             "workers": opts.workers,
             "elapsed_s": self.elapsed_s,
             "interrupted": self.interrupted,
@@ -146,6 +150,9 @@ def play_game(
     guessed: list[tuple[float, bool]] = []
     guesses = 0
     first = True
+    if options.start == "random-zero":
+        game.open_random_zero()
+        first = False
     while not game.is_over():
         board = game.board
         start = time.perf_counter()

@@ -76,6 +76,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy", choices=sorted(POLICIES), default="best", help="guess policy (default: best)"
     )
+    parser.add_argument(
+        "--start",
+        choices=("click", "random-zero"),
+        default="click",
+        help="click: the solver makes the first click (default); random-zero: the game opens a random "
+        "zero region by itself, as xdemineur does",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--explain", action="store_true", help="replay game 0 move by move with reasons")
     parser.add_argument(
@@ -114,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         first_click=args.first_click,
         policy=args.policy,
+        start=args.start,
     )
     with Progress(options.games, "games", enabled=None if not args.no_progress else False) as bar:
         result = run_bench(options, bar.update)
@@ -142,6 +150,8 @@ def report(result: BenchResult) -> str:
     s = result.summary()
     lv = result.options.level
     click = f"{tuple(s['first_click'])}" if s["first_click"] else "solver's choice"
+    if s["start"] == "random-zero":
+        click = "none (a random zero region opened by the game)"
     lo, hi = s["ci95"]
     lines = [
         f"{lv.name} {lv.rows}x{lv.cols}/{lv.mines}, rule {s['rule']}, first click {click}, "
