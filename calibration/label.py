@@ -213,6 +213,7 @@ class Labeller:
         """Proposals for every group, by group id."""
         self._covered_and_zero()
         self._glyphs()
+        self._settle_exploded()
         self._digits()
         for g in self.groups:
             self._propose(g.id, None, False, "looks like no cell state minebot knows")
@@ -303,10 +304,22 @@ class Labeller:
             else:
                 self._propose(g.id, None, False, "a mark on the covered cell that is not a red flag (a '?')")
         exploded = self._group_of(Cell.EXPLODED)
-        red = [g for g in todo if g.id not in self.proposals and _is_red(self.looks[g.id].fill)]
+
+        def red_ground(g: Group) -> float:
+            # The share of the cell's background (the band inside its rim) that is red.
+            band = np.ones(g.image.shape[:2], bool)
+            w = _ring_width(g.image.shape[0])
+            band[w + 2 : -w - 2, w + 2 : -w - 2] = False
+            band[: w // 2, :] = band[-(w // 2) :, :] = band[:, : w // 2] = band[:, -(w // 2) :] = False
+            return _red_fraction(g.image, band)
+
+        red = [(red_ground(g), g) for g in todo if g.id not in self.proposals]
+        red = [(f, g) for f, g in red if f >= 0.5]
         if exploded is None and red:
-            exploded = min(red, key=lambda g: g.count).id
-            self._propose(exploded, Cell.EXPLODED, True, "a glyph on a red cell: the mine that was clicked")
+            share, g = max(red, key=lambda t: t[0])
+            exploded = g.id
+            why = f"a glyph on a red cell ({share:.0%} of its background red): the mine that was clicked"
+            self._propose(exploded, Cell.EXPLODED, True, why)
         if exploded is None:
             return
         ex_img = self.groups[exploded].image
@@ -346,6 +359,44 @@ class Labeller:
             if diff < 25:
                 why = f"the shown mine crossed in red (off the red, {diff:.0f} apart)"
                 self._propose(g.id, Cell.WRONG_FLAG, True, why)
+
+    def _mixed_counts(self) -> int:
+        """Glyph groups whose cells do not all touch the same number of mines, exploded mines and flags.
+
+        On a lost board each digit group has one such count (its value), so a labelling that mixes
+        counts has a mine-like state wrong.
+        """
+        state = {g: p.state for g, p in self.proposals.items()}
+        mixed = 0
+        for g in self.groups:
+            if g.id in self.proposals or self.looks[g.id].plain:
+                continue
+            counts = {
+                sum(1 for n in nbrs if state.get(n) in (Cell.MINE, Cell.EXPLODED, Cell.FLAG))
+                for nbrs in self._neighbour_groups(g.id)
+            }
+            mixed += len(counts) > 1
+        return mixed
+
+    def _settle_exploded(self) -> None:
+        """Swap the exploded mine and the wrong flag when the swap makes the digits' counts agree."""
+        exploded, wrong = self._group_of(Cell.EXPLODED), self._group_of(Cell.WRONG_FLAG)
+        if exploded is None or wrong is None or {exploded, wrong} & set(self.known):
+            return
+        before = self._mixed_counts()
+        e, w = self.proposals[exploded], self.proposals[wrong]
+        self.proposals[exploded] = Proposal(
+            exploded, Cell.WRONG_FLAG, True, "counts around it: the wrong flag"
+        )
+        self.proposals[wrong] = Proposal(wrong, Cell.EXPLODED, True, "counts around it: the exploded mine")
+        after = self._mixed_counts()
+        if after >= before:
+            self.proposals[exploded], self.proposals[wrong] = e, w
+            if after == before and before > 0:
+                for gid, p in ((exploded, e), (wrong, w)):
+                    self.proposals[gid] = Proposal(
+                        gid, p.state, False, p.reason + "; the counts do not confirm it"
+                    )
 
     def _bounds(self, gid: int, lost: bool) -> tuple[int, set[int]]:
         """Upper bound on a digit group's value, and its exact values on a lost board."""

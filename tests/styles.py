@@ -361,3 +361,63 @@ def mid_game(
         mine = next((r, c) for r, c in game.board.covered() if layout[r, c])
         game.open(mine)
     return game.board
+
+
+def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figures in docs/benchmarks.md
+    """Calibrate each look from one lost mid-game screenshot, then read ``shots`` others; print a table."""
+    import tempfile
+    import time
+    from collections import Counter
+
+    from bot.skin import load_skin
+    from bot.vision import classify_cells
+    from calibration.cluster import align
+    from calibration.grid import find_grid
+    from calibration.pipeline import analyse, choose_templates
+    from calibration.writer import write_skin
+
+    cases = [(name, s) for name in ("flat", "dark", "gradient", "mono") for s in (1.0, 1.25, 1.5, 2.0, 1.625)]
+    if REALDATA.is_dir():
+        cases += [(name, s) for name in ("msx", "msx125", "win7") for s in (1.0, 1.25, 1.625)]
+    print(
+        "| look | scale | pitch px | asked | cells read | right | unseen flagged | min / median margin | s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, scale in cases:
+        look = LOOKS[name] if name in LOOKS else real_look(name)
+        board = fit_board(mid_game(12, 20, 62, seed=5, opened=0.4, lost=True), look)
+        image, _ = screenshot(board, look, scale)
+        start = time.perf_counter()
+        analysis = analyse([("a", image)])
+        answers = {}
+        for p in analysis.unsure():
+            votes = Counter(int(board.cells[m.cell]) for m in analysis.groups[p.group].members)
+            answers[p.group] = Cell(votes.most_common(1)[0][0])
+        cells, _ = choose_templates(analysis, answers)
+        folder = Path(tempfile.mkdtemp()) / name
+        write_skin(folder, name, cells, ["a"])
+        seconds = time.perf_counter() - start
+        skin = load_skin(folder)
+        total = right = unseen = flagged = 0
+        margins = []
+        for seed in range(100, 100 + shots):
+            other = fit_board(mid_game(12, 20, 62, seed=seed, opened=0.4, lost=seed % 2 == 0), look)
+            shot, _ = screenshot(other, look, scale)
+            geometry = align(shot, find_grid(shot), skin.cells)
+            reading = classify_cells(shot, geometry, skin)
+            known = np.isin(other.cells, [int(c) for c in skin.cells])
+            sure = ~reading.uncertain_mask()
+            total += int(known.sum())
+            right += int((known & sure & (reading.states == other.cells)).sum())
+            unseen += int((~known).sum())
+            flagged += int((~known & ~sure).sum())
+            margins.append(reading.confidence[known])
+        m = np.concatenate(margins)
+        print(
+            f"| {name} | {scale} | {look.cell * scale:g} | {len(answers)} | {total} | {right / total:.2%} "
+            f"| {flagged}/{unseen} | {m.min():.2f} / {np.median(m):.2f} | {seconds:.1f} |"
+        )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    benchmark()
