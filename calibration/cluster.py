@@ -26,7 +26,7 @@ COMPARE_SIZE = 24
 SAME_MEAN = 10.0
 """Largest mean colour difference (0-255) between cells that look alike."""
 SAME_PEAK = 45.0
-"""Largest 98th-percentile colour difference between cells that look alike."""
+"""Largest 98th-percentile difference (in the most different colour channel) between alike cells."""
 
 
 def cut_cells(image: np.ndarray, geometry: Geometry, size: int) -> np.ndarray:
@@ -66,15 +66,15 @@ def peak(diff: np.ndarray) -> np.ndarray:
 
 def distances(feats: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Mean and 98th-percentile colour difference of each feature row to each reference: ``(n, k)`` each."""
-    diff = np.abs(feats[:, None] - refs[None]).mean(axis=3)
-    return diff.mean(axis=2), peak(diff)
+    diff = np.abs(feats[:, None] - refs[None])
+    return diff.mean(axis=(2, 3)), peak(diff.max(axis=3))
 
 
 def nearest(feats: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each feature row: the nearest reference by mean difference, that difference and its peak."""
     mean = np.stack([np.abs(feats - r[None]).mean(axis=(1, 2)) for r in refs], axis=1)
     best = np.argmin(mean, axis=1)
-    diff = np.abs(feats - refs[best]).mean(axis=2)
+    diff = np.abs(feats - refs[best]).max(axis=2)
     return best, mean[np.arange(len(feats)), best], peak(diff)
 
 
@@ -89,7 +89,7 @@ def _nearest_alike(f: np.ndarray, centres: np.ndarray) -> int:
     for k in np.argsort(mean):
         if mean[k] > SAME_MEAN:
             break
-        if peak(np.abs(centres[k] - f).mean(axis=1)) <= SAME_PEAK:
+        if peak(np.abs(centres[k] - f).max(axis=1)) <= SAME_PEAK:
             return int(k)
     return -1
 
@@ -189,7 +189,7 @@ def read_tiles(tiles: np.ndarray, templates: dict[Cell, np.ndarray]) -> Reading:
     idx = np.arange(len(mean))
     d1 = mean[idx, order[:, 0]]
     d2 = mean[idx, order[:, 1]] if len(states) > 1 else np.full(len(mean), 255.0)
-    ok = alike(d1, peak(np.abs(feats - ref_feats[order[:, 0]]).mean(axis=2)))
+    ok = alike(d1, peak(np.abs(feats - ref_feats[order[:, 0]]).max(axis=2)))
     values = np.array([int(s) for s in states])[order[:, 0]]
     margins = (d2 - d1) / np.maximum(d2, 1e-6)
     return Reading(

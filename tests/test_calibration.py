@@ -111,7 +111,7 @@ def test_real_client_captures(tmp_path, client):
     asked: list[int] = []
     options = CalibrateOptions([str(folder / "expert_lost.png")], name=client, out=tmp_path / client)
     report = calibrate(options, truth_asker([truth], asked))
-    assert len(asked) <= 6
+    assert len(asked) <= 8  # winemine under Wine draws green/black: colour says little, it asks
     read = 0
     for png in sorted(folder.glob("*.png")):
         board = Board.from_text(png.with_suffix(".txt").read_text())
