@@ -64,12 +64,6 @@ def peak(diff: np.ndarray) -> np.ndarray:
     return np.partition(diff, k, axis=-1)[..., k]
 
 
-def distances(feats: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and 98th-percentile colour difference of each feature row to each reference: ``(n, k)`` each."""
-    diff = np.abs(feats[:, None] - refs[None])
-    return diff.mean(axis=(2, 3)), peak(diff.max(axis=3))
-
-
 def nearest(feats: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each feature row: the nearest reference by mean difference, that difference and its peak."""
     mean = np.stack([np.abs(feats - r[None]).mean(axis=(1, 2)) for r in refs], axis=1)

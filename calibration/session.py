@@ -12,8 +12,8 @@ import numpy as np
 
 from bot.board import Cell
 from bot.skin import Skin, find_skin, user_skin_dir
-from calibration.label import contact_sheet
-from calibration.model import CalibrationError, state_key
+from calibration.label import contact_sheet, violations
+from calibration.model import CalibrationError
 from calibration.pipeline import Analysis, ReadBack, analyse, choose_templates, load_image, read_back
 from calibration.sprites import DEFAULT_ORDER, read_sheet
 from calibration.writer import missing_states, write_skin
@@ -132,6 +132,13 @@ def calibrate(
     if unsure and ask is not None:
         answers = ask(analysis, sheet_path)
     cells, notes = choose_templates(analysis, answers)
+    final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
+    for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
+        bad = violations(grid, final)
+        if bad:
+            notes.append(
+                f"{shot.name}: {len(bad)} cell(s) break the counting rules with these labels, e.g. {bad[0]}"
+            )
     notes = notes + (_history(folder) if base is not None else [])
     write_skin(
         folder,
@@ -158,7 +165,3 @@ def rare_hint(missing: list[str], name: str) -> str | None:
         f"shows {'it' if len(rare) == 1 else 'them'}, add {'it' if len(rare) == 1 else 'them'} with: "
         f"minebot calibrate SHOT.png --update {name}"
     )
-
-
-def state_list(states: list[Cell]) -> str:
-    return ", ".join(state_key(s) for s in states)
