@@ -94,7 +94,14 @@ class Look:
     window: tuple[int, int, int] = (200, 200, 200)
 
 
-def _drawn(cell: int, covered: Callable[[], np.ndarray], revealed: Callable[[], np.ndarray], digits, bang):
+def _drawn(
+    cell: int,
+    covered: Callable[[], np.ndarray],
+    revealed: Callable[[], np.ndarray],
+    digits,
+    bang,
+    mine: tuple[int, int, int] = (0, 0, 0),
+):
     """A cell painter from a covered base, a revealed base, a digit palette and an exploded colour."""
 
     def draw(state: Cell) -> np.ndarray:
@@ -109,7 +116,7 @@ def _drawn(cell: int, covered: Callable[[], np.ndarray], revealed: Callable[[], 
         if Cell.ONE <= state <= Cell.EIGHT:
             _digit(tile, int(state), digits[int(state)])
         if state in (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG):
-            _mine(tile)
+            _mine(tile, mine)
         if state == Cell.WRONG_FLAG:
             _cross(tile)
         return tile
@@ -186,6 +193,7 @@ LOOKS: dict[str, Look] = {
             _lined(22, (20, 20, 20), (60, 60, 60)),
             MONO_DIGITS,
             (40, 40, 200),
+            mine=(150, 150, 150),
         ),
         window=(0, 0, 0),
     ),
