@@ -371,8 +371,14 @@ def mid_game(
     return game.board
 
 
-def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figures in docs/benchmarks.md
-    """Calibrate each look from one lost mid-game screenshot, then read ``shots`` others; print a table."""
+def _calibrate_and_score(
+    name: str, image: np.ndarray, truth: Board, others: list[tuple[np.ndarray, Board]]
+) -> tuple[int, float, list[int]]:  # pragma: no cover - benchmark helper
+    """Calibrate from one shot (the truth answers unsure groups); read the others with bot.vision.
+
+    Returns the groups asked, the seconds calibration took, and per other shot
+    ``[known cells, right and sure, unseen cells, unseen flagged uncertain]`` summed, plus margins.
+    """
     import tempfile
     import time
     from collections import Counter
@@ -384,46 +390,74 @@ def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figure
     from calibration.pipeline import analyse, choose_templates
     from calibration.writer import write_skin
 
+    start = time.perf_counter()
+    analysis = analyse([(name, image)])
+    answers = {}
+    for p in analysis.unsure():
+        votes = Counter(int(truth.cells[m.cell]) for m in analysis.groups[p.group].members)
+        answers[p.group] = Cell(votes.most_common(1)[0][0])
+    cells, _ = choose_templates(analysis, answers)
+    folder = Path(tempfile.mkdtemp()) / "skin"
+    write_skin(folder, "bench", cells, [name])
+    seconds = time.perf_counter() - start
+    skin = load_skin(folder)
+    counts = [0, 0, 0, 0]
+    margins = []
+    for shot, board in others:
+        geometry = align(shot, find_grid(shot), skin.cells)
+        if (geometry.rows, geometry.cols) != board.shape:
+            print(f"  grid found {geometry.rows}x{geometry.cols}, truth {board.rows}x{board.cols}: not read")
+            continue
+        reading = classify_cells(shot, geometry, skin)
+        known = np.isin(board.cells, [int(c) for c in skin.cells])
+        sure = ~reading.uncertain_mask()
+        counts[0] += int(known.sum())
+        counts[1] += int((known & sure & (reading.states == board.cells)).sum())
+        counts[2] += int((~known).sum())
+        counts[3] += int((~known & ~sure).sum())
+        margins.append(reading.confidence[known])
+    return len(answers), seconds, [*counts, np.concatenate(margins)]
+
+
+def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figures in docs/benchmarks.md
+    """Calibrate each look from one lost mid-game screenshot, then read ``shots`` others; print tables."""
     cases = [(name, s) for name in ("flat", "dark", "gradient", "mono") for s in (1.0, 1.25, 1.5, 2.0, 1.625)]
     if REALDATA.is_dir():
         cases += [(name, s) for name in ("msx", "msx125", "win7") for s in (1.0, 1.25, 1.625)]
     print(
-        "| look | scale | pitch px | asked | cells read | right | unseen flagged | min / median margin | s |"
+        "| look | scale | pitch | asked | known cells | right, sure | unseen flagged | margin min/med | s |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for name, scale in cases:
         look = LOOKS[name] if name in LOOKS else real_look(name)
         board = fit_board(mid_game(12, 20, 62, seed=5, opened=0.4, lost=True), look)
-        image, _ = screenshot(board, look, scale)
-        start = time.perf_counter()
-        analysis = analyse([("a", image)])
-        answers = {}
-        for p in analysis.unsure():
-            votes = Counter(int(board.cells[m.cell]) for m in analysis.groups[p.group].members)
-            answers[p.group] = Cell(votes.most_common(1)[0][0])
-        cells, _ = choose_templates(analysis, answers)
-        folder = Path(tempfile.mkdtemp()) / name
-        write_skin(folder, name, cells, ["a"])
-        seconds = time.perf_counter() - start
-        skin = load_skin(folder)
-        total = right = unseen = flagged = 0
-        margins = []
+        others = []
         for seed in range(100, 100 + shots):
             other = fit_board(mid_game(12, 20, 62, seed=seed, opened=0.4, lost=seed % 2 == 0), look)
-            shot, _ = screenshot(other, look, scale)
-            geometry = align(shot, find_grid(shot), skin.cells)
-            reading = classify_cells(shot, geometry, skin)
-            known = np.isin(other.cells, [int(c) for c in skin.cells])
-            sure = ~reading.uncertain_mask()
-            total += int(known.sum())
-            right += int((known & sure & (reading.states == other.cells)).sum())
-            unseen += int((~known).sum())
-            flagged += int((~known & ~sure).sum())
-            margins.append(reading.confidence[known])
-        m = np.concatenate(margins)
+            others.append((screenshot(other, look, scale)[0], other))
+        asked, seconds, (total, right, unseen, flagged, m) = _calibrate_and_score(
+            name, screenshot(board, look, scale)[0], board, others
+        )
         print(
-            f"| {name} | {scale} | {look.cell * scale:g} | {len(answers)} | {total} | {right / total:.2%} "
+            f"| {name} | {scale} | {look.cell * scale:g} | {asked} | {total} | {right / total:.2%} "
             f"| {flagged}/{unseen} | {m.min():.2f} / {np.median(m):.2f} | {seconds:.1f} |"
+        )
+    real = Path(__file__).resolve().parent / "data" / "real"
+    print("\n| client | asked | captures | known cells | right, sure | unseen flagged | margin min/med | s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for client in ("winemine", "xdemineur"):
+        first = real / client / "expert_lost.png"
+        if not first.is_file():
+            continue
+        captures = sorted((real / client).glob("*.png"))
+        others = [(cv2.imread(str(p)), Board.from_text(p.with_suffix(".txt").read_text())) for p in captures]
+        truth = Board.from_text(first.with_suffix(".txt").read_text())
+        asked, seconds, (total, right, unseen, flagged, m) = _calibrate_and_score(
+            first.name, cv2.imread(str(first)), truth, others
+        )
+        print(
+            f"| {client} | {asked} | {len(captures)} | {total} | {right / total:.2%} | {flagged}/{unseen} "
+            f"| {m.min():.2f} / {np.median(m):.2f} | {seconds:.1f} |"
         )
 
 
