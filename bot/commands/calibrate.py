@@ -14,8 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from bot.board import Cell
 from bot.game import FirstClickRule
 from calibration.interactive import ask_unsure
+from calibration.pipeline import Analysis
 from calibration.session import CalibrateOptions, CalibrateReport, calibrate, rare_hint
 from calibration.sprites import DEFAULT_ORDER, LAYOUTS
 
@@ -119,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     interactive = not args.yes and sys.stdin.isatty()
 
-    def ask(analysis, sheet):  # noqa: ANN001, ANN202 - the Asker signature
+    def ask(analysis: Analysis, sheet: Path) -> dict[int, Cell | None]:
         return ask_unsure(analysis, sheet, input, print)
 
     images = _live_images(options) if options.live else None
