@@ -150,11 +150,19 @@ def _red_fraction(image: np.ndarray, mask: np.ndarray) -> float:
 class Labeller:
     """Proposes a state for every group of one calibration run (see the module docstring)."""
 
-    def __init__(self, groups: list[Group], grids: list[np.ndarray], known: dict[int, Cell] | None = None):
+    def __init__(
+        self,
+        groups: list[Group],
+        grids: list[np.ndarray],
+        known: dict[int, Cell] | None = None,
+        references: dict[Cell, np.ndarray] | None = None,
+    ):
         self.groups = groups
         self.grids = grids
         """Per screenshot, the group id of every cell."""
         self.known = dict(known or {})
+        self.references = dict(references or {})
+        """Templates of a skin being updated: states no new group can be, and stand-ins for absent looks."""
         self.looks = {g.id: describe(g.image) for g in groups}
         self.base = self._bases()
         self.proposals: dict[int, Proposal] = {
@@ -288,7 +296,24 @@ class Labeller:
 
     def _image(self, state: Cell) -> np.ndarray | None:
         gid = self._group_of(state)
-        return None if gid is None else self.groups[gid].image
+        if gid is not None:
+            return self.groups[gid].image
+        ref = self.references.get(state)
+        if ref is None or not self.groups:
+            return None
+        size = self.groups[0].image.shape[0]
+        return ref if ref.shape[0] == size else cv2.resize(ref, (size, size), interpolation=cv2.INTER_AREA)
+
+    def _on_zero_base(self, g: Group) -> bool:
+        """Whether a group is drawn on the revealed (0) cell's rim."""
+        zero = self._group_of(Cell.ZERO)
+        if zero is not None:
+            return self.base[g.id] == self.base[zero]
+        ref = self._image(Cell.ZERO)
+        return (
+            ref is not None
+            and float(np.median(np.abs(self.looks[g.id].ring - describe(ref).ring))) <= RING_SAME
+        )
 
     def _glyphs(self) -> None:
         """Flags on the covered base; exploded, mines and wrong flags from the exploded mine's shape."""
@@ -413,14 +438,14 @@ class Labeller:
         todo = [g for g in self.groups if g.id not in self.proposals]
         if zero_img is None or not todo:
             return
-        zero_base = self.base[self._group_of(Cell.ZERO)]  # type: ignore[index]
-        todo = [g for g in todo if self.base[g.id] == zero_base]
+        todo = [g for g in todo if self._on_zero_base(g)]
         taken = {int(p.state) for p in self.proposals.values() if p.state is not None and p.state.is_number()}
+        taken |= {int(c) for c in self.references if c.is_number()}
         digits = [d for d in range(1, 9) if d not in taken]
         if not todo or not digits:
             return
         lost = self._group_of(Cell.EXPLODED) is not None
-        bg = self.looks[self._group_of(Cell.ZERO)].fill  # type: ignore[index]
+        bg = describe(zero_img).fill
         cost = np.zeros((len(todo), len(digits)))
         why = []
         for i, g in enumerate(todo):
@@ -469,10 +494,17 @@ class Labeller:
 
 
 def propose_labels(
-    groups: list[Group], grids: list[np.ndarray], known: dict[int, Cell] | None = None
+    groups: list[Group],
+    grids: list[np.ndarray],
+    known: dict[int, Cell] | None = None,
+    references: dict[Cell, np.ndarray] | None = None,
 ) -> dict[int, Proposal]:
-    """A :class:`Proposal` for every group (see the module docstring for how)."""
-    return Labeller(groups, grids, known).run()
+    """A :class:`Proposal` for every group (see the module docstring for how).
+
+    ``known`` labels groups already matched to a skin being updated; ``references`` are that skin's
+    templates, which stand in for looks absent from these screenshots (a 0 cell, say).
+    """
+    return Labeller(groups, grids, known, references).run()
 
 
 def violations(grid: np.ndarray, states: dict[int, Cell | None]) -> list[tuple[int, int]]:

@@ -91,7 +91,7 @@ def analyse(images: list[tuple[str, np.ndarray]], base: Skin | None = None) -> A
         known = {g.id: Cell(int(v)) for g, v in zip(groups, reading.states[0], strict=True) if v >= 0}
         if not known:
             raise CalibrationError(f"no cell of these screenshots looks like skin {base.name!r}: wrong skin?")
-    proposals = propose_labels(groups, grids, known)
+    proposals = propose_labels(groups, grids, known, base.cells if base is not None else None)
     return Analysis(shots, [img for _, img in images], groups, grids, proposals, size, base)
 
 

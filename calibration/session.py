@@ -77,13 +77,12 @@ def _target(options: CalibrateOptions) -> tuple[str, Path, Skin | None]:
 
 
 def _history(folder: Path) -> list[str]:
+    """The sources an existing skin was made from (its SOURCE.md list), to keep them when updating."""
     source = folder / "SOURCE.md"
     if not source.is_file():
         return []
-    return [
-        f"updated; the earlier SOURCE.md said: {line.strip()}"
-        for line in source.read_text().splitlines()[2:8]
-    ]
+    earlier = [line[2:].strip() for line in source.read_text().splitlines() if line.startswith("- `")]
+    return [f"updated; earlier sources: {', '.join(earlier)}"] if earlier else ["updated"]
 
 
 def calibrate(
