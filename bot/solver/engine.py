@@ -77,6 +77,17 @@ class Probabilities:
     off_prob: float | None
 
 
+@dataclass
+class WorkCounter:
+    """Search nodes visited by region enumerations so far (callers diff it to budget a whole move)."""
+
+    nodes: int = 0
+
+
+WORK = WorkCounter()
+"""Process-wide count of enumeration nodes; the guess policy caps its look-ahead with it."""
+
+
 class _Overflow(Exception):
     """A region's enumeration exceeded its node budget."""
 
@@ -129,6 +140,7 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
             return
         nodes += 1
         if nodes > budget:
+            WORK.nodes += nodes
             raise _Overflow
         s = ord_sizes[k]
         cs = ord_cons[k]
@@ -157,6 +169,7 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
         assign[k] = 0
 
     rec(0, 0, 1)
+    WORK.nodes += nodes
     top = max(counts) if counts else -1
     count_list = [counts.get(k, 0) for k in range(top + 1)]
     # back from search order to group order

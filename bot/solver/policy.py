@@ -30,7 +30,7 @@ from bot.board import Board, Cell, Coord
 from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
-from bot.solver.engine import Probabilities, solve
+from bot.solver.engine import WORK, Probabilities, solve
 from bot.solver.rules import COVERED, FLAG, Knowledge, check_playable
 
 LOGGER = logging.getLogger(__name__)
@@ -86,6 +86,8 @@ class Policy:
 
 LOOKAHEAD_BUDGET = 20_000
 """Search nodes a look-ahead position's region may take; past it the candidate is scored by safety only."""
+LOOKAHEAD_TOTAL = 60_000
+"""Search nodes all look-ahead of one guess may take; candidates left after it are not scored."""
 
 POLICIES: dict[str, Policy] = {
     "best": Policy("best"),
@@ -317,7 +319,11 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     n = len(cands)
     scores: dict[int, float] = {}
     if pol.secondary and n > 1:
-        for j in cands:
+        start = WORK.nodes
+        for j in cands:  # safest first; stop looking ahead once the move's work budget is spent
+            if WORK.nodes - start > LOOKAHEAD_TOTAL:
+                LOGGER.debug("look-ahead budget spent after %d of %d candidates", len(scores), n)
+                break
             s = secondary_safety(know, probs, j, total)
             if s is not None:
                 scores[j] = s
