@@ -22,7 +22,7 @@ MAX_ARRANGEMENTS = 400
 """Search only when the position has at most this many consistent arrangements."""
 MAX_UNKNOWN = 40
 """... and at most this many unknown covered cells."""
-NODE_BUDGET = 8_000
+NODE_BUDGET = 20_000
 
 
 class _Budget(Exception):
