@@ -262,14 +262,13 @@ def find_grid(image: np.ndarray) -> Geometry:
     r, c, rows, cols = largest_rectangle(mask)
     if rows < 2 or cols < 2:
         raise BoardNotFoundError(f"no board of at least 2x2 cells found (pitch {ax.pitch:.2f} px)")
-    y0, y1 = ay.line(r_first + r), ay.line(r_first + r + rows)
-    x0, x1 = ax.line(c_first + c), ax.line(c_first + c + cols)
-    crop = image[y0:y1, x0:x1]
-    px, py = self_pitch(crop, ax.pitch, 1), self_pitch(crop, ay.pitch, 0)
-    fx = _refine(ex[y0:y1].mean(axis=0), Axis(px, x0), cols, pitch_span=0.0)
-    fy = _refine(ey[:, x0:x1].mean(axis=1), Axis(py, y0), rows, pitch_span=0.0)
-    geometry = _extend(image, Geometry(fx.phase, fy.phase, fx.pitch, fy.pitch, rows, cols))
-    geometry = _best_phase(image, geometry)
+    y0, x0 = ay.line(r_first + r), ax.line(c_first + c)
+    # The phase first: cells cut a pixel off carry their neighbour's line, so rim cells (whose outer
+    # line is the frame) would not look like the board's and the board would not grow to them.
+    geometry = _best_phase(image, _fit(image, ex, ey, x0, y0, ax.pitch, ay.pitch, rows, cols))
+    grown = _extend(image, geometry)
+    if grown != geometry:
+        geometry = _best_phase(image, grown)
     LOGGER.info(
         "grid: %dx%d cells, pitch %.3fx%.3f px, top-left (%.2f, %.2f)",
         geometry.rows,
@@ -280,6 +279,26 @@ def find_grid(image: np.ndarray) -> Geometry:
         geometry.top,
     )
     return geometry
+
+
+def _fit(
+    image: np.ndarray,
+    ex: np.ndarray,
+    ey: np.ndarray,
+    x0: int,
+    y0: int,
+    pitch_x: float,
+    pitch_y: float,
+    rows: int,
+    cols: int,
+) -> Geometry:
+    """Sub-pixel pitch (from the board's self-match) and phase (from its edges) of a board at (x0, y0)."""
+    x1, y1 = round(x0 + cols * pitch_x), round(y0 + rows * pitch_y)
+    crop = image[y0:y1, x0:x1]
+    px, py = self_pitch(crop, pitch_x, 1), self_pitch(crop, pitch_y, 0)
+    fx = _refine(ex[y0:y1].mean(axis=0), Axis(px, x0), cols, pitch_span=0.0)
+    fy = _refine(ey[:, x0:x1].mean(axis=1), Axis(py, y0), rows, pitch_span=0.0)
+    return Geometry(fx.phase, fy.phase, fx.pitch, fy.pitch, rows, cols)
 
 
 def _fits(image: np.ndarray, geometry: Geometry) -> bool:

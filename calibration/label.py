@@ -30,7 +30,8 @@ from calibration.model import Group, Proposal
 LOGGER = logging.getLogger(__name__)
 
 RING_SAME = 25.0
-"""Largest median ring difference (0-255) between groups of one base."""
+"""Largest median ring difference (0-255, per pixel in its most different channel) between groups of one
+base. Per pixel, not per value: green and black rings agree in two channels of three."""
 PLAIN_STD = 9.0
 """A group is plain (no glyph) when its inner pixels stray less than this from a smooth fill."""
 INK_DIFF = 30.0
@@ -87,6 +88,11 @@ def describe(image: np.ndarray) -> Look:
     band = np.ones(inner.shape[:2], bool)
     band[2:-2, 2:-2] = False  # just inside the ring: the cell's own background behind any glyph
     return Look(img[mask], inner, plain, np.median(inner[band], axis=0))
+
+
+def ring_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """Median over ring pixels of their difference in the most different colour channel."""
+    return float(np.median(np.abs(a - b).max(axis=1)))
 
 
 def _hsv(bgr: np.ndarray) -> tuple[float, float, float]:
@@ -178,7 +184,7 @@ class Labeller:
         for g in self.groups:
             ring = self.looks[g.id].ring
             for leader in leaders:
-                if float(np.median(np.abs(ring - self.looks[leader].ring))) <= RING_SAME:
+                if ring_difference(ring, self.looks[leader].ring) <= RING_SAME:
                     base[g.id] = base[leader]
                     break
             else:
@@ -310,10 +316,7 @@ class Labeller:
         if zero is not None:
             return self.base[g.id] == self.base[zero]
         ref = self._image(Cell.ZERO)
-        return (
-            ref is not None
-            and float(np.median(np.abs(self.looks[g.id].ring - describe(ref).ring))) <= RING_SAME
-        )
+        return ref is not None and ring_difference(self.looks[g.id].ring, describe(ref).ring) <= RING_SAME
 
     def _glyphs(self) -> None:
         """Flags on the covered base; exploded, mines and wrong flags from the exploded mine's shape."""

@@ -1,5 +1,8 @@
 """Finding the grid with no template: made-up looks at several scales, fractional pitch, JPEG."""
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 from styles import LOOKS, mid_game, screenshot
@@ -68,3 +71,25 @@ def test_estimate_pitch_prefers_fundamental():
 def test_largest_rectangle():
     mask = np.array([[1, 1, 0, 0], [1, 1, 1, 1], [1, 1, 1, 1], [0, 1, 1, 0]], bool)
     assert largest_rectangle(mask) == (1, 0, 2, 4)
+
+
+REAL_CAPTURES = sorted((Path(__file__).resolve().parent / "data" / "real").glob("*/*.png"))
+
+
+@pytest.mark.parametrize("png", REAL_CAPTURES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_real_captures_every_size(png):
+    # Small boards too: winemine's 9 x 9 won board has no line on its outer edges (0 cells on black).
+    header = dict(
+        line[2:].split(": ", 1)
+        for line in png.with_suffix(".txt").read_text().splitlines()
+        if line[:2] == "# "
+    )
+    left, top, width, height = (int(v) for v in header["board"].split())
+    pitch = int(header["pitch"])
+    found = find_grid(cv2.imread(str(png)))
+    assert (found.rows, found.cols) == (height // pitch, width // pitch)
+    # Every cell within a fifth of a cell of where it is: the first and the last one.
+    for cell in ((0, 0), (found.rows - 1, found.cols - 1)):
+        rect = found.cell_rect(cell)
+        assert abs(rect.left - (left + cell[1] * pitch)) <= 0.2 * pitch
+        assert abs(rect.top - (top + cell[0] * pitch)) <= 0.2 * pitch
