@@ -255,3 +255,12 @@ def test_solver_imports_no_screen_libraries():
     assert "bot.solver" in sys.modules
     for name in ("cv2", "mss", "pyautogui"):
         assert name not in sys.modules or "bot.vision" in sys.modules or "bot.capture" in sys.modules
+
+
+@pytest.mark.parametrize("name", ["bot.solver", "bot.progress"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
