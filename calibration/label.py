@@ -5,14 +5,20 @@
 * **Covered and 0.** Both are plain (no glyph). A 0 cell's neighbours are all revealed, so the 0 group
   is the plain group whose cells are surrounded only by cells of its own base; covered is the
   largest other plain group. A board of one look is a fresh board: all covered.
-* **Flags, mines, exploded.** A glyph on the covered base is a flag if it has red in it. The exploded
-  mine is the cell on a red base; the shown mines are the revealed-base group shaped like its glyph,
-  and a wrong flag is a mine shape with red crossed over it.
-* **Digits** are assigned jointly (each digit to one group): the classic palette's hue (1 blue,
-  2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey) is the prior, with lightness telling
-  1 from 4 and 3 from 5 and contrast telling 7 from 8; the board rules it: a digit can be no more
-  than its number of unrevealed neighbours, and on a lost board it equals its mines and flags.
-  A group is sure only when the next-best whole assignment is clearly worse.
+* **Flags, mines, exploded.** A glyph on the covered base is a flag if it has red in it (on a won
+  board with no covered cell left: a red mark off the 0 cell's base, when the flag counts agree). The
+  exploded mine is the cell on a red base; the shown mines are the group shaped like its glyph (on
+  either base: winemine draws them on the covered cell), and a wrong flag is a mine shape with red
+  crossed over it.
+* **Digits** come from the counting rules first: every cell of a digit touches at least its value in
+  flags and at most its value in unrevealed cells, and exactly its value in mines and flags when every
+  mine shows (a lost or a won board). Each digit is one group, so all assignments of distinct digits
+  within those ranges are enumerated; a group that takes the same digit in all of them is sure. The
+  rest fall back on the classic palette (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black,
+  8 grey; lightness tells 1 from 4 and 3 from 5, contrast 7 from 8), which can only make a group sure
+  when the board confirms the palette (the digits the counts fixed wear their classic colours, two
+  groups fit it closely) and the next-best whole assignment is clearly worse. A dark theme's colours
+  (winemine: 1 green, 2 white, 3 cyan ...) decide nothing: only the counts do, else it asks.
 """
 
 from __future__ import annotations
@@ -40,6 +46,9 @@ SURE_MARGIN = 0.6
 """A digit assignment is sure when every other assignment costs at least this much more."""
 MAX_COST = 1.6
 """... and its own cost is at most this."""
+CLASSIC_FIT = 0.3
+"""A glyph colour this close to a classic digit colour (or to the best fit, for a digit the counts fixed)
+counts towards the palette being classic."""
 
 # (hue in degrees or None for grey, lightness prior 0-255 for coloured / contrast prior 0-1 for grey)
 DIGIT_PRIORS: dict[int, tuple[float | None, float]] = {
@@ -170,6 +179,8 @@ class Labeller:
         self.references = dict(references or {})
         """Templates of a skin being updated: states no new group can be, and stand-ins for absent looks."""
         self.looks = {g.id: describe(g.image) for g in groups}
+        self.won = False
+        """Whether the board is won (every mine flagged), so flags count exactly like shown mines."""
         self.base = self._bases()
         self.proposals: dict[int, Proposal] = {
             gid: Proposal(gid, state, True, "matches the existing skin") for gid, state in self.known.items()
@@ -281,7 +292,10 @@ class Labeller:
             )
         elif covered is None and zero is None and plain:
             lone = plain[0]
-            if self._ink_share(lone) > 0.5 and not self._bevelled(lone) and self._closed(lone) >= 0.98:
+            won = self._won_board(lone)
+            if won:
+                self._propose(lone, Cell.ZERO, True, won)
+            elif self._ink_share(lone) > 0.5 and not self._bevelled(lone) and self._closed(lone) >= 0.98:
                 self._propose(lone, Cell.ZERO, False, "the only plain cell, flat, digits on its background")
             else:
                 self._propose(lone, Cell.COVERED, True, "the only plain cell (no 0 on this board)")
@@ -299,6 +313,42 @@ class Labeller:
                 state = Cell.COVERED if covered is not None and self.base[gid] == self.base[covered] else None
                 alts = (Cell.COVERED, Cell.ZERO)
                 self._propose(gid, state, False, "another plain look (hover or pressed?)", alts)
+
+    def _red_marks(self, off_base: int | None) -> list[int]:
+        """Glyph groups with red ink on their own fill (flags, or a red digit), not on ``off_base``."""
+        return [
+            g.id
+            for g in self.groups
+            if not self.looks[g.id].plain
+            and g.id not in self.proposals
+            and self.base[g.id] != off_base
+            and _red_fraction(g.image, ink_mask(g.image, None)) >= 0.1
+        ]
+
+    def _won_board(self, lone: int) -> str:
+        """Why the only plain group is 0 on a won board (every mine flagged), or "" when it is not sure.
+
+        Flags are drawn on covered cells, so a red mark on another base than the plain group's is a
+        flag if the plain group is 0. That is sure when the counts agree: no 0 cell touches a flag,
+        every other glyph cell touches one, and each glyph group touches one number of flags (its
+        value). Were the plain group covered, a board of digits and flags would rarely fit that.
+        """
+        flags = set(self._red_marks(self.base[lone]))
+        if not flags:
+            return ""
+        if any(n in flags for nbrs in self._neighbour_groups(lone) for n in nbrs):
+            return ""
+        for g in self.groups:
+            if g.id == lone or g.id in flags:
+                continue
+            counts = {sum(n in flags for n in nbrs) for nbrs in self._neighbour_groups(g.id)}
+            if len(counts) != 1 or 0 in counts:
+                return ""
+        self.won = True
+        return (
+            "the only plain cell, on a won board: touches no flag, and every digit group touches "
+            "one count of flags"
+        )
 
     def _image(self, state: Cell) -> np.ndarray | None:
         gid = self._group_of(state)
@@ -323,7 +373,13 @@ class Labeller:
         covered = self._group_of(Cell.COVERED)
         cov_img = self._image(Cell.COVERED)
         todo = [g for g in self.groups if g.id not in self.proposals]
-        flags = [g for g in todo if covered is not None and self.base[g.id] == self.base[covered]]
+        zero = self._group_of(Cell.ZERO)
+        if covered is not None:
+            flags = [g for g in todo if self.base[g.id] == self.base[covered]]
+        elif self.won and zero is not None:
+            flags = [self.groups[gid] for gid in self._red_marks(self.base[zero])]
+        else:
+            flags = []
         flags.sort(key=lambda g: -_red_fraction(g.image, ink_mask(g.image, cov_img)))
         for i, g in enumerate(flags):
             red = _red_fraction(g.image, ink_mask(g.image, cov_img))
@@ -358,7 +414,9 @@ class Labeller:
         for g in todo:
             if g.id in self.proposals:
                 continue
-            ink = ink_mask(g.image, zero_img)
+            # Against the 0 cell where the group has its rim; else against its own fill (winemine
+            # draws shown mines on the covered cell).
+            ink = ink_mask(g.image, zero_img if zero_img is not None and self._on_zero_base(g) else None)
             pixels = g.image[ink].astype(np.float32)
             red = (pixels[:, 2] > pixels[:, 1] + 70) & (pixels[:, 2] > pixels[:, 0] + 70)
             dark_ink = ink.copy()
@@ -426,55 +484,74 @@ class Labeller:
                         gid, p.state, False, p.reason + "; the counts do not confirm it"
                     )
 
-    def _bounds(self, gid: int, lost: bool) -> tuple[int, set[int]]:
-        """Upper bound on a digit group's value, and its exact values on a lost board."""
+    def _bounds(self, gid: int, exact: bool, revealed: set[int]) -> tuple[int, int]:
+        """The values a digit group can have by the counting rules: ``(lowest, highest)``.
+
+        Every cell of a digit touches at least as many flags as its value says (flags are taken to
+        be right: a lost board crosses the wrong ones out) and at most as many unrevealed cells. When
+        every mine shows (``exact``: a lost or won board) it touches exactly its value in mines and
+        flags. Neighbours not labelled yet (``revealed`` holds the other digit candidates) widen the
+        range by one each.
+        """
         state = {g: p.state for g, p in self.proposals.items()}
-        upper, exact = 8, set()
+        mines = (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
+        lo, hi = 1, 8
         for nbrs in self._neighbour_groups(gid):
-            upper = min(upper, sum(1 for n in nbrs if state.get(n) in UNREVEALED))
-            if lost:
-                exact.add(sum(1 for n in nbrs if state.get(n) in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)))
-        return upper, exact
+            unknown = sum(1 for n in nbrs if n not in revealed and state.get(n) is None)
+            shown = sum(1 for n in nbrs if state.get(n) in (mines if exact else (Cell.FLAG,)))
+            unrevealed = sum(1 for n in nbrs if state.get(n) in (mines if exact else UNREVEALED))
+            lo, hi = max(lo, shown), min(hi, unrevealed + unknown)
+        return lo, hi
+
+    def _digit_candidates(self) -> list[Group]:
+        """Unlabelled glyph groups that may be digits: on the 0 cell's base, or (no 0 on the board)
+        on any base but the covered cell's."""
+        todo = [g for g in self.groups if g.id not in self.proposals]
+        if self._image(Cell.ZERO) is not None:
+            return [g for g in todo if self._on_zero_base(g)]
+        covered = self._group_of(Cell.COVERED)
+        off = self.base[covered] if covered is not None else None
+        return [g for g in todo if not self.looks[g.id].plain and self.base[g.id] != off]
 
     def _digits(self) -> None:
+        """Digits from the counting rules where they decide, else from the classic palette (see module)."""
         zero_img = self._image(Cell.ZERO)
-        todo = [g for g in self.groups if g.id not in self.proposals]
-        if zero_img is None or not todo:
-            return
-        todo = [g for g in todo if self._on_zero_base(g)]
+        todo = self._digit_candidates()
         taken = {int(p.state) for p in self.proposals.values() if p.state is not None and p.state.is_number()}
         taken |= {int(c) for c in self.references if c.is_number()}
         digits = [d for d in range(1, 9) if d not in taken]
         if not todo or not digits:
             return
-        lost = self._group_of(Cell.EXPLODED) is not None
-        bg = describe(zero_img).fill
+        exact = self.won or self._group_of(Cell.EXPLODED) is not None
+        revealed = {g.id for g in todo}
+        ranges = [self._bounds(g.id, exact, revealed) for g in todo]
+        allowed = [[d for d in digits if lo <= d <= hi] for lo, hi in ranges]
+        forced = _forced(allowed)
         cost = np.zeros((len(todo), len(digits)))
-        why = []
+        colours = []
         for i, g in enumerate(todo):
-            colour = ink_colour(g.image, zero_img)
-            hue, chroma, value = _hsv(colour)
-            contrast = abs(value - _hsv(bg)[2]) / 255
-            upper, exact = self._bounds(g.id, lost)
-            why.append((colour, upper, exact))
+            ground = zero_img if zero_img is not None else self.looks[g.id].fill
+            colour = ink_colour(g.image, ground)
+            colours.append(colour)
+            bg = describe(zero_img).fill if zero_img is not None else self.looks[g.id].fill
             for j, d in enumerate(digits):
-                proto_hue, proto = DIGIT_PRIORS[d]
-                if proto_hue is None:
-                    c = (2.5 if chroma > 60 else 0.0) + abs(contrast - proto) * 2
-                elif chroma <= 60:
-                    c = 2.5
-                else:
-                    dh = abs((hue - proto_hue + 180) % 360 - 180)
-                    c = dh / 40 + abs(value - proto) / 160
-                if d > upper or (lost and len(exact) == 1 and d not in exact):
-                    c = 1e6
-                cost[i, j] = c
+                cost[i, j] = _palette_cost(colour, bg, d) if d in allowed[i] else 1e6
+        classic = self._palette_confirmed(forced, colours, zero_img, todo)
         rows, cols = linear_sum_assignment(cost)
+        LOGGER.debug("digit costs %s", [round(float(cost[i, j]), 2) for i, j in zip(rows, cols, strict=True)])
         total = cost[rows, cols].sum()
         for i, j in zip(rows, cols, strict=True):
-            g = todo[i]
-            d = digits[j]
-            colour, upper, exact = why[i]
+            g, d = todo[i], digits[j]
+            lo, hi = ranges[i]
+            if forced is not None and forced[i] is not None:
+                why = (
+                    f"each of its cells touches exactly {forced[i]} mines or flags"
+                    if lo == hi == forced[i]
+                    else f"the counting rules leave only {forced[i]} (it touches {lo}-{hi} flags or "
+                    "unrevealed cells; the other digit groups take the other values)"
+                )
+                self._propose(g.id, Cell(forced[i]), True, why)
+                continue
             if cost[i, j] >= 1e6:
                 self._propose(g.id, None, False, "no digit fits both its colour and its neighbours")
                 continue
@@ -485,15 +562,87 @@ class Labeller:
             alts = tuple(
                 Cell(digits[k]) for k in np.argsort(cost[i]) if k != j and cost[i, k] < cost[i, j] + 1.5
             )[:2]
-            hex_colour = "#{:02x}{:02x}{:02x}".format(*[int(x) for x in colour[::-1]])
-            if lost and exact == {d}:
-                self._propose(g.id, Cell(d), True, f"each of its cells touches exactly {d} mines or flags")
-            else:
-                sure = margin >= SURE_MARGIN and cost[i, j] <= MAX_COST
-                note = f"glyph colour {hex_colour}, at most {upper} unrevealed neighbours"
-                self._propose(
-                    g.id, Cell(d), sure, note + ("" if sure else "; other digits fit nearly as well"), alts
-                )
+            hex_colour = "#{:02x}{:02x}{:02x}".format(*[int(x) for x in colours[i][::-1]])
+            sure = classic and margin >= SURE_MARGIN and cost[i, j] <= MAX_COST
+            note = f"glyph colour {hex_colour}, touches {lo}-{hi} flags or unrevealed cells"
+            if not classic:
+                note += "; the colours are not known to be the classic palette"
+            elif not sure:
+                note += "; other digits fit nearly as well"
+            self._propose(g.id, Cell(d), sure, note, alts)
+
+    def _palette_confirmed(
+        self,
+        forced: list[int | None] | None,
+        colours: list[np.ndarray],
+        zero_img: np.ndarray | None,
+        todo: list[Group],
+    ) -> bool:
+        """Whether this client draws the classic digit colours: every digit the counting rules fixed
+        fits its classic colour about as well as any other, and two digit groups fit the palette
+        closely (a fixed digit, or a close colour match).
+
+        Without that, a colour decides nothing for sure: a lone blue digit is a 1 in the classic
+        palette and a 5 in winemine's.
+        """
+        good = 0
+        for i, g in enumerate(todo):
+            bg = describe(zero_img).fill if zero_img is not None else self.looks[g.id].fill
+            fits = {k: _palette_cost(colours[i], bg, k) for k in range(1, 9)}
+            best = min(fits.values())
+            fixed = forced[i] if forced is not None else None
+            if fixed is not None and fits[fixed] > best + CLASSIC_FIT:
+                return False
+            good += fixed is not None or best <= CLASSIC_FIT
+        return good >= min(2, len(todo)) and (good >= 2 or any(d is not None for d in forced or []))
+
+
+def _palette_cost(colour: np.ndarray, background: np.ndarray, digit: int) -> float:
+    """How far a glyph colour is from the classic palette's colour for ``digit`` (0 is a perfect fit)."""
+    hue, chroma, value = _hsv(colour)
+    proto_hue, proto = DIGIT_PRIORS[digit]
+    if proto_hue is None:
+        contrast = abs(value - _hsv(background)[2]) / 255
+        return (2.5 if chroma > 60 else 0.0) + abs(contrast - proto) * 2
+    if chroma <= 60:
+        return 2.5
+    dh = abs((hue - proto_hue + 180) % 360 - 180)
+    return dh / 40 + abs(value - proto) / 160
+
+
+MAX_MATCHINGS = 200_000
+"""Digit assignments enumerated at most (8 groups over 8 digits is 40,320)."""
+
+
+def _forced(allowed: list[list[int]]) -> list[int | None] | None:
+    """For groups that each take a different digit from their ``allowed`` list: the digit each group
+    takes in every possible assignment (None where assignments differ); None when none is possible."""
+    seen: list[set[int]] = [set() for _ in allowed]
+    order = sorted(range(len(allowed)), key=lambda k: len(allowed[k]))
+    chosen: dict[int, int] = {}
+    count = 0
+
+    def walk(k: int) -> None:
+        nonlocal count
+        if count > MAX_MATCHINGS:
+            return
+        if k == len(order):
+            count += 1
+            for g, d in chosen.items():
+                seen[g].add(d)
+            return
+        g = order[k]
+        used = set(chosen.values())
+        for d in allowed[g]:
+            if d not in used:
+                chosen[g] = d
+                walk(k + 1)
+                del chosen[g]
+
+    walk(0)
+    if count == 0 or count > MAX_MATCHINGS:
+        return None
+    return [next(iter(values)) if len(values) == 1 else None for values in seen]
 
 
 def propose_labels(
