@@ -11,6 +11,23 @@ A cell's confidence is ``1 - best / second_best`` distance: 0 when two states lo
 when one state clearly wins. A cell under the confidence threshold, or far from every template, is
 *uncertain* and is never guessed.
 
+The margin alone cannot see a state the skin has no template for (a calibrated skin that never met
+an 8): such a cell is far from every template, yet may be much nearer one than the next. So with a
+skin that lacks any state, a cell is accepted as state T only when it is close to T's template in
+absolute terms, by two independent tests (either refuses):
+
+- *acceptance radius*: its distance is at most ``ACCEPT_FRACTION`` of the distance from T's template
+  to its nearest other template, that distance capped by the closest pair of templates of T's kind
+  (digit or not), since the missing template may sit as close to T as any two of its kind do; never
+  under ``ACCEPT_FLOOR``;
+- *no local difference*: no quarter-by-quarter block of the cell (the 4x4 feature) differs from T's
+  by more than ``MAX_PEAK`` on average. A glyph T lacks is a concentrated difference; misalignment
+  and resampling spread theirs thinly along every edge, and average out in a block.
+
+A skin with every state has neither (only ``MAX_DISTANCE``): nothing unseen can show, and a shipped
+skin must forgive other clients drawing a state their own way (real Minesweeper X mines sit 0.9 of
+the nearest-template distance from the classic mine template).
+
 >>> import numpy as np
 >>> from bot.skin import Skin
 >>> from bot.game import FirstClickRule
@@ -54,6 +71,25 @@ small resize and a (480 x 192) by (192 x 14) matrix product."""
 MAX_DISTANCE = 48.0
 """A cell whose RMS distance (0-255 scale) to its best template exceeds this looks like nothing known."""
 
+ACCEPT_FRACTION = 0.5
+"""With states missing, a cell is read as T only within this fraction of the distance from T's
+template to its nearest other template (capped as above). Measured (``docs/benchmarks.md``): a cell
+of a state the skin lacks came no nearer than 0.61 of the capped distance (xdemineur's 0 against a
+skin without 0: its 5 is nearest); correct cells stay under 0.45 of it in calibrated looks, except
+the ``mono`` look at 125% (0.60: every digit the same white, so digits sit close together)."""
+
+MAX_PEAK = 30.0
+"""With states missing, the most a 4x4 feature block of a cell may differ from its template (mean
+absolute colour difference, 0-255). Measured: cells of a state the skin lacks differ by 33 or more
+somewhere; correct cells by at most 20 (calibrated looks, scales 1-2) or 27 (classic through JPEG q75)."""
+
+ACCEPT_FLOOR = 6.0
+"""Smallest acceptance radius (RMS, 0-255): rendering noise when two templates are nearly alike (the
+margin rule then decides). Far under the nearest a missing state was seen to come to a template (17.9)."""
+
+DIGITS = frozenset(Cell(n) for n in range(9))
+"""States of one kind (opened cells with a count): a missing one is feared as close as any two are."""
+
 COARSE_WEIGHT = 3.0
 """How much a colour difference in the 4x4 (2x2-averaged) block counts against one in the 8x8 block.
 Measured on the vision benchmark, the cursor cases and the real Minesweeper X sprites: it raises the
@@ -83,6 +119,11 @@ class SkinModel:
     height: int
     width: int
     """The part of each feature block the templates cover (a grid line after them is left out)."""
+    radius: np.ndarray
+    """``(K,)`` acceptance radius of each template: a cell farther from its best template is uncertain."""
+    blocks: np.ndarray | None
+    """``(K, height, width, 3)`` the templates' feature blocks when a local-difference check is due
+    (the skin lacks a state), else None."""
 
 
 _PER_SKIN: dict[tuple[int, str], tuple[Skin, object]] = {}
@@ -148,6 +189,8 @@ def _build_model(skin: Skin) -> SkinModel:
     weighted = (blocks + COARSE_WEIGHT**2 * spread).reshape(len(states), -1)
     norms = np.einsum("kd,kd->k", weighted, blocks.reshape(len(states), -1))
     weight = blocks[0].size + COARSE_WEIGHT**2 * coarse[0].size
+    between = norms[:, None] + norms[None, :] - 2.0 * (blocks.reshape(len(states), -1) @ weighted.T)
+    radius = acceptance_radii(states, np.sqrt(np.maximum(between, 0.0) / weight), bool(skin.missing_states()))
     return SkinModel(
         skin,
         np.asarray(states, dtype=np.int8),
@@ -157,7 +200,28 @@ def _build_model(skin: Skin) -> SkinModel:
         size,
         height,
         width,
+        radius.astype(np.float32),
+        blocks if skin.missing_states() else None,
     )
+
+
+def acceptance_radii(states: tuple[Cell, ...], between: np.ndarray, missing: bool) -> np.ndarray:
+    """Each template's acceptance radius from the ``(K, K)`` RMS distances between the templates.
+
+    Infinite when no state is ``missing``. Otherwise ``ACCEPT_FRACTION`` of the distance to the nearest
+    other template capped by the closest pair among the template's kind (:data:`DIGITS` or the rest),
+    which stands in for the unknown distance to a missing template; at least ``ACCEPT_FLOOR``.
+    """
+    if not missing:
+        return np.full(len(states), np.inf)
+    between = between.astype(np.float64, copy=True)
+    np.fill_diagonal(between, np.inf)
+    nearest = between.min(axis=1)
+    digit = np.array([state in DIGITS for state in states])
+    for kind in (digit, ~digit):
+        if kind.sum() >= 2:
+            nearest[kind] = np.minimum(nearest[kind], between[np.ix_(kind, kind)].min())
+    return np.maximum(ACCEPT_FLOOR, ACCEPT_FRACTION * nearest)  # inf for a lone template
 
 
 @dataclass(eq=False)
@@ -174,13 +238,28 @@ class CellReading:
     """``(rows, cols)`` RMS colour distance (0-255) to the best template."""
     confidence: np.ndarray
     """``(rows, cols)`` ``1 - best / second_best`` distance, in [0, 1]."""
+    radius: np.ndarray | None = None
+    """``(rows, cols)`` acceptance radius of each cell's best template (None: ``max_distance`` only)."""
+    peak: np.ndarray | None = None
+    """``(rows, cols)`` largest 4x4-block mean colour difference from the best template (None when the
+    skin has every state and this is not checked)."""
     min_confidence: float = MIN_CONFIDENCE
     max_distance: float = MAX_DISTANCE
     notes: list[str] = field(default_factory=list)
 
+    def limit(self) -> np.ndarray:
+        """``(rows, cols)`` the farthest each cell may be from its best template and still be read."""
+        if self.radius is None:
+            return np.full(self.distance.shape, self.max_distance)
+        return np.minimum(self.radius, self.max_distance)
+
     def uncertain_mask(self) -> np.ndarray:
-        """Cells that cannot be read safely: low margin or far from every template."""
-        return (self.confidence < self.min_confidence) | (self.distance > self.max_distance)
+        """Cells that cannot be read safely: low margin, outside their best template's radius, or
+        differing from it too much in one place."""
+        unsure = (self.confidence < self.min_confidence) | (self.distance > self.limit())
+        if self.peak is not None:
+            unsure |= self.peak > MAX_PEAK
+        return unsure
 
     def uncertain(self) -> list[Coord]:
         """The uncertain cells, in reading order."""
@@ -193,7 +272,12 @@ class CellReading:
         return (
             f"cell {where} reads best as {best.char!r} (then {second.char!r}) with confidence "
             f"{self.confidence[cell]:.2f} (need {self.min_confidence:.2f}) and distance "
-            f"{self.distance[cell]:.1f} (limit {self.max_distance:.0f})"
+            f"{self.distance[cell]:.1f} (limit {self.limit()[cell]:.1f})"
+            + (
+                ""
+                if self.peak is None
+                else f", local difference {self.peak[cell]:.0f} (limit {MAX_PEAK:.0f})"
+            )
         )
 
     def board(self, mines: int | None = None) -> Board:
@@ -285,6 +369,10 @@ def classify_cells(
         d1, d2 = np.minimum(pair[:, 0], pair[:, 1]), np.maximum(pair[:, 0], pair[:, 1])
         second_state = states[nxt]
     confidence = np.where(d2 > 0, 1.0 - d1 / np.maximum(d2, 1e-9), 0.0)
+    peak = None
+    if model.blocks is not None:  # the skin lacks a state: how far the cell is from its best, locally
+        diff = _coarse(blocks - model.blocks[best].reshape(blocks.shape))
+        peak = np.abs(diff).mean(axis=-1).reshape(rows * cols, -1).max(axis=1).reshape(rows, cols)
     return CellReading(
         geometry=geometry,
         skin_name=skin.name,
@@ -292,6 +380,8 @@ def classify_cells(
         second=np.asarray(second_state).reshape(shape),
         distance=d1.reshape(shape),
         confidence=confidence.reshape(shape),
+        radius=model.radius[best].reshape(shape),
+        peak=peak,
         min_confidence=min_confidence,
         max_distance=max_distance,
     )

@@ -9,9 +9,15 @@ Scale-free, so display scaling and browser zoom need no search over scales:
 2. *Lattice.* Sorting blob centres into rows and columns gives spacings; the most common spacing is
    the pitch. Blobs one pitch apart are joined; each large joined group is a board candidate, and a
    least-squares fit of centre against lattice index gives the pitch and origin to sub-pixel.
-3. *Check and extend.* The candidate grid is classified (:mod:`bot.vision.classify`); rows and columns
-   just outside it are added while every cell in them matches a skin state as well as the board's own
-   cells do. A grid whose cells mostly match nothing is dropped.
+3. *Snap to the skin.* A face's centre only places the lattice to about a pixel, and where a skin's
+   templates were cut (a calibrated skin's are cut where its grid finder put the cell edges) fixes
+   the rest: the grid's first and last edge on each axis are moved, a pixel at a time, while the
+   cells' total distance to their best templates falls; the two ends give origin and pitch.
+4. *Check and extend.* The candidate grid is classified (:mod:`bot.vision.classify`); rows and columns
+   just outside it are added while their cells match skin states as well as the board's own cells do
+   (cells matching nothing are allowed in a strip whose other cells do: a state the skin has never
+   seen must make the board unreadable, not cut it short). A grid whose cells mostly match nothing
+   is dropped.
 
 Fallbacks (a looser colour tolerance for recompressed or tinted screenshots) are recorded in
 :attr:`Location.notes` and logged at INFO.
@@ -51,6 +57,21 @@ MAX_UNCERTAIN_FRACTION = 0.2
 
 STRIP_SLACK = 8.0
 """RMS distance a cell outside the grid may exceed twice the board's typical distance for its state."""
+
+STRIP_MIN_FIT = 0.5
+"""Fraction of a strip's cells that must read surely (and as closely as the board's) to add the strip;
+the rest may be unreadable (states the skin lacks), and then make the reading raise."""
+
+SNAP_BAND = 4
+"""Rows (columns) across the board's middle whose cells' fit decides a snap along x (y)."""
+
+SNAP_STEPS = 4
+"""Most whole pixels a snap moves either end of the grid."""
+
+SNAP_GAIN = 0.1
+"""Least fall in the cells' mean distance (a fraction) for which a snap moves the grid at all: a small
+gain is within noise, and the face fit's sub-pixel edges are the better estimate then (classic at
+scale 2.04 gains 5% by trimming a pixel it should not)."""
 
 
 @dataclass(frozen=True)
@@ -264,9 +285,9 @@ def _cell_edges(
     """
     widths = np.array([[k.width * scale_x] for k in kinds])
     heights = np.array([[k.height * scale_y] for k in kinds])
-    error = np.abs(widths - blobs.w[None, :])
-    kind = np.argmin(error, axis=0)
-    fits = (error[kind, np.arange(len(kind))] <= np.maximum(2.0, 0.15 * widths[kind, 0])) & (
+    # the kind whose face size is nearest in both directions (two kinds may share a width)
+    kind = np.argmin(np.abs(widths - blobs.w[None, :]) + np.abs(heights - blobs.h[None, :]), axis=0)
+    fits = (np.abs(widths[kind, 0] - blobs.w) <= np.maximum(2.0, 0.15 * widths[kind, 0])) & (
         np.abs(heights[kind, 0] - blobs.h) <= np.maximum(2.0, 0.15 * heights[kind, 0])
     )
     left_edges = blobs.cx - np.array([k.centre_x for k in kinds])[kind] * scale_x
@@ -311,21 +332,88 @@ def _refit(geometry: Geometry, blobs: _Blobs, kinds: list[FaceKind], skin: Skin)
 
 
 def _strip_fits(reading: CellReading, reference: CellReading) -> bool:
-    """True when every cell of a strip reads as confidently, and as closely, as the board's own cells.
+    """True when a strip's cells read as confidently, and as closely, as the board's own cells.
 
-    A cell must be no farther from its template than cells of the same state inside the board are
-    (with slack), so a flat panel beside the board is not taken for a column of ``0`` cells.
+    Every sure cell must be no farther from its template than cells of the same state inside the
+    board are (with slack), so a flat panel beside the board is not taken for a column of ``0``
+    cells; at least ``STRIP_MIN_FIT`` of the cells must be sure.
     """
-    if reading.uncertain_mask().any():
+    sure = ~reading.uncertain_mask()
+    if sure.mean() < STRIP_MIN_FIT:
         return False
     known = ~reference.uncertain_mask()
     overall = float(np.percentile(reference.distance[known], 90)) if known.any() else 0.0
-    for state in np.unique(reading.states):
+    for state in np.unique(reading.states[sure]):
         same = known & (reference.states == state)
         typical = float(np.median(reference.distance[same])) if same.any() else overall
-        if reading.distance[reading.states == state].max() > 2.0 * typical + STRIP_SLACK:
+        if reading.distance[sure & (reading.states == state)].max() > 2.0 * typical + STRIP_SLACK:
             return False
     return True
+
+
+def _fit_cost(image: np.ndarray, geometry: Geometry, skin: Skin) -> float:
+    """Mean distance of a grid's cells to their best templates (capped: one odd cell must not steer)."""
+    reading = classify_cells(image, geometry, skin)
+    return float(np.minimum(reading.distance, reading.max_distance).mean())
+
+
+def _snap_axis(image: np.ndarray, geometry: Geometry, skin: Skin, horizontal: bool) -> Geometry:
+    """The grid with its first and last edge along one axis moved by whole pixels to fit best.
+
+    Cells are cut between the rounded board edges (:func:`bot.vision.classify.board_crop`), so whole
+    pixel moves of the two ends are all there is to try. The cost is taken over a band of at most
+    ``SNAP_BAND`` rows (columns) across the board's middle, which the other axis barely affects.
+    """
+    g = geometry
+    count, other = (g.cols, g.rows) if horizontal else (g.rows, g.cols)
+    band = min(SNAP_BAND, other)
+    skip = (other - band) // 2
+
+    origin, pitch = (g.left, g.pitch_x) if horizontal else (g.top, g.pitch_y)
+    low, high = round(origin), round(origin + count * pitch)  # the crop's edges, as board_crop cuts
+
+    def moved(first: int, last: int) -> Geometry:
+        if first == last == 0:
+            return g
+        start, step = low + first, (high + last - low - first) / count
+        if horizontal:
+            return Geometry(start, g.top, step, g.pitch_y, g.rows, g.cols, g.face)
+        return Geometry(g.left, start, g.pitch_x, step, g.rows, g.cols, g.face)
+
+    def cost(ends: tuple[int, int]) -> float:
+        m = moved(*ends)
+        if horizontal:
+            part = Geometry(m.left, m.top + skip * m.pitch_y, m.pitch_x, m.pitch_y, band, m.cols)
+        else:
+            part = Geometry(m.left + skip * m.pitch_x, m.top, m.pitch_x, m.pitch_y, m.rows, band)
+        return _fit_cost(image, part, skin)
+
+    ends, best = (0, 0), cost((0, 0))
+    tried = {ends: best}
+    for _ in range(SNAP_STEPS * 4):
+        options = [(ends[0] + a, ends[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1)]
+        options = [o for o in options if o not in tried and max(map(abs, o)) <= SNAP_STEPS]
+        for option in options:
+            tried[option] = cost(option)
+        if not options:
+            break
+        step = min(options, key=tried.__getitem__)
+        if tried[step] >= best:
+            break
+        ends, best = step, tried[step]
+    if best > tried[(0, 0)] * (1.0 - SNAP_GAIN):
+        return g  # as good as the face fit, which places the edges to a fraction of a pixel
+    return moved(*ends)
+
+
+def _snap(image: np.ndarray, geometry: Geometry, skin: Skin) -> Geometry:
+    """The grid moved so its cells fit the skin's templates best: origin and pitch along each axis."""
+    for _ in range(2):  # a second round when the first moved the grid: each axis fits better then
+        snapped = _snap_axis(image, _snap_axis(image, geometry, skin, True), skin, False)
+        if snapped is geometry:
+            break
+        geometry = snapped
+    return geometry
 
 
 def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellReading) -> Geometry:
@@ -364,18 +452,20 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
 def _locate_group(
     image: np.ndarray, group: _Blobs, blobs: _Blobs, kinds: list[FaceKind], skin: Skin
 ) -> Location | None:
-    """Check one lattice group as a board: classify, extend, refit on all blobs, extend again."""
+    """Check one lattice group as a board: snap, classify, extend, refit on all blobs and snap, again."""
     geometry = _initial_geometry(group, kinds, skin)
     if geometry is None:
         return None
+    geometry = _snap(image, geometry, skin)
     reading = classify_cells(image, geometry, skin)
     if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION:
         return None
     for _ in range(2):
+        size = (geometry.rows, geometry.cols)
         extended = _extend(image, geometry, skin, reading)
-        geometry = _refit(extended, blobs, kinds, skin)
+        geometry = _snap(image, _refit(extended, blobs, kinds, skin), skin)
         reading = classify_cells(image, geometry, skin)
-        if extended == geometry:
+        if (geometry.rows, geometry.cols) == size:
             break
     if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION or min(geometry.rows, geometry.cols) < 2:
         return None
