@@ -264,3 +264,23 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_secondary_safety_is_exact_and_the_fifty_penalty_only_lowers_it():
+    from bot.solver.policy import secondary_safety
+
+    checked = 0
+    for board in sample_positions(BenchOptions(find_level("beginner"), FirstClickRule.SAFE, 12, 21)):
+        know = Knowledge.from_board(board)
+        probs = solve(know, board.mines)
+        if know.safe_cells() or not probs.exact or any(p == 0.0 for p in probs.prob.values()):
+            continue
+        for j, p in list(probs.prob.items())[:4]:
+            if not 0.0 < p < 1.0:
+                continue
+            plain = secondary_safety(know, probs, j, board.mines)
+            penalised = secondary_safety(know, probs, j, board.mines, fifty_penalty=True)
+            assert plain is not None and penalised is not None
+            assert 0.0 <= penalised <= plain <= 1.0 - p + 1e-12  # survive this click, then the next
+            checked += 1
+    assert checked >= 10

@@ -82,6 +82,8 @@ class Policy:
     max_candidates: int = 12
     off_candidates: int = 2
     endgame: bool = True
+    fifty_penalty: bool = False
+    """Look-ahead: halve a value's worth when it leaves an isolated 50/50 (off: not shown to help)."""
 
 
 LOOKAHEAD_BUDGET = 20_000
@@ -239,7 +241,7 @@ def _unknown_neighbours(know: Knowledge, j: int) -> int:
     return sum(1 for k in know.nbrs[j] if cells[k] == COVERED and k not in known)
 
 
-def _isolated_pair(know: Knowledge, probs: Probabilities) -> int | None:
+def _isolated_pair(know: Knowledge) -> int | None:
     """A cell of a 50/50 no future click can resolve, or None."""
     cells, known = know.cells, know.known
     for unknown, need in know.cons.values():
@@ -280,7 +282,9 @@ def _after_safety(know: Knowledge, total: int | None) -> tuple[int, float] | Non
     return probs.weight or 0, (1.0 - min(rest)) if rest else 1.0
 
 
-def secondary_safety(know: Knowledge, probs: Probabilities, j: int, total: int | None) -> float | None:
+def secondary_safety(
+    know: Knowledge, probs: Probabilities, j: int, total: int | None, fifty_penalty: bool = False
+) -> float | None:
     """P(cell safe) x E[best safety after it is revealed]; None when it cannot be computed exactly."""
     if not probs.exact or probs.weight is None:
         return None
@@ -291,12 +295,15 @@ def secondary_safety(know: Knowledge, probs: Probabilities, j: int, total: int |
     mass = 0
     for value in range(base, base + free + 1):
         try:
-            after = _after_safety(know.reveal(j, value), total)
+            hyp = know.reveal(j, value)
+            after = _after_safety(hyp, total)
         except ContradictionError:
             continue
         if after is None:
             return None
         weight, safety = after
+        if fifty_penalty and _isolated_pair(hyp) is not None:
+            safety *= 0.5  # a coin flip no later click can avoid halves the chance to win
         mass += weight
         weighted += weight * safety
     if not mass:
@@ -306,7 +313,7 @@ def secondary_safety(know: Knowledge, probs: Probabilities, j: int, total: int |
 
 def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy, rng: random.Random) -> Move:
     """The single guess to make when nothing is certain."""
-    pair = _isolated_pair(know, probs)
+    pair = _isolated_pair(know)
     if pair is not None:
         return _open(know, pair, probs.prob[pair], "isolated 50/50: no click can ever resolve it")
     prob = probs.prob
@@ -324,7 +331,7 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
             if WORK.nodes - start > LOOKAHEAD_TOTAL:
                 LOGGER.debug("look-ahead budget spent after %d of %d candidates", len(scores), n)
                 break
-            s = secondary_safety(know, probs, j, total)
+            s = secondary_safety(know, probs, j, total, pol.fifty_penalty)
             if s is not None:
                 scores[j] = s
     if scores:
