@@ -585,16 +585,30 @@ class Labeller:
         Without that, a colour decides nothing for sure: a lone blue digit is a 1 in the classic
         palette and a 5 in winemine's.
         """
+        # Digits labelled before (matched to a skin being updated) are evidence like the fixed ones.
+        earlier = [
+            (g, int(p.state))
+            for g in self.groups
+            if (p := self.proposals.get(g.id)) is not None
+            and p.confident
+            and p.state is not None
+            and Cell.ONE <= p.state <= Cell.EIGHT
+        ]
+        ground = zero_img if zero_img is not None else None
+        evidence = [(g, forced[i] if forced is not None else None, colours[i]) for i, g in enumerate(todo)]
+        evidence += [
+            (g, d, ink_colour(g.image, ground if ground is not None else self.looks[g.id].fill))
+            for g, d in earlier
+        ]
         good = 0
-        for i, g in enumerate(todo):
+        for g, fixed, colour in evidence:
             bg = describe(zero_img).fill if zero_img is not None else self.looks[g.id].fill
-            fits = {k: _palette_cost(colours[i], bg, k) for k in range(1, 9)}
+            fits = {k: _palette_cost(colour, bg, k) for k in range(1, 9)}
             best = min(fits.values())
-            fixed = forced[i] if forced is not None else None
             if fixed is not None and fits[fixed] > best + CLASSIC_FIT:
                 return False
             good += fixed is not None or best <= CLASSIC_FIT
-        return good >= min(2, len(todo)) and (good >= 2 or any(d is not None for d in forced or []))
+        return good >= min(2, len(evidence)) and (good >= 2 or any(d is not None for _, d, _ in evidence))
 
 
 def _palette_cost(colour: np.ndarray, background: np.ndarray, digit: int) -> float:
