@@ -203,10 +203,13 @@ class Labeller:
                 base[g.id] = len(leaders) - 1
         return base
 
-    def _neighbour_groups(self, gid: int) -> list[list[int]]:
-        """For every cell of group ``gid``, the groups of its neighbours."""
+    def _neighbour_groups(self, gid: int, shots: set[int] | None = None) -> list[list[int]]:
+        """For every cell of group ``gid`` (on the screenshots ``shots``, default all), the groups of
+        its neighbours."""
         out = []
-        for grid in self.grids:
+        for k, grid in enumerate(self.grids):
+            if shots is not None and k not in shots:
+                continue
             rows, cols = grid.shape
             table = neighbour_table(rows, cols)
             flat = grid.ravel()
@@ -446,6 +449,11 @@ class Labeller:
                 why = f"the shown mine crossed in red (off the red, {diff:.0f} apart)"
                 self._propose(g.id, Cell.WRONG_FLAG, True, why)
 
+    def _shots_showing(self, *states: Cell) -> set[int]:
+        """The screenshots with a cell of a group proposed as one of ``states``."""
+        gids = [gid for gid, p in self.proposals.items() if p.state in states]
+        return {k for k, grid in enumerate(self.grids) if np.isin(grid, gids).any()}
+
     def _mixed_counts(self) -> int:
         """Glyph groups whose cells do not all touch the same number of mines, exploded mines and flags.
 
@@ -453,13 +461,14 @@ class Labeller:
         counts has a mine-like state wrong.
         """
         state = {g: p.state for g, p in self.proposals.items()}
+        lost = self._shots_showing(Cell.EXPLODED, Cell.WRONG_FLAG)
         mixed = 0
         for g in self.groups:
             if g.id in self.proposals or self.looks[g.id].plain:
                 continue
             counts = {
                 sum(1 for n in nbrs if state.get(n) in (Cell.MINE, Cell.EXPLODED, Cell.FLAG))
-                for nbrs in self._neighbour_groups(g.id)
+                for nbrs in self._neighbour_groups(g.id, lost)
             }
             mixed += len(counts) > 1
         return mixed
@@ -484,23 +493,25 @@ class Labeller:
                         gid, p.state, False, p.reason + "; the counts do not confirm it"
                     )
 
-    def _bounds(self, gid: int, exact: bool, revealed: set[int]) -> tuple[int, int]:
+    def _bounds(self, gid: int, exact: set[int], revealed: set[int]) -> tuple[int, int]:
         """The values a digit group can have by the counting rules: ``(lowest, highest)``.
 
         Every cell of a digit touches at least as many flags as its value says (flags are taken to
-        be right: a lost board crosses the wrong ones out) and at most as many unrevealed cells. When
-        every mine shows (``exact``: a lost or won board) it touches exactly its value in mines and
-        flags. Neighbours not labelled yet (``revealed`` holds the other digit candidates) widen the
-        range by one each.
+        be right: a lost board crosses the wrong ones out) and at most as many unrevealed cells. On
+        a screenshot where every mine shows (in ``exact``: a lost or won board) it touches exactly
+        its value in mines and flags. Neighbours not labelled yet (``revealed`` holds the other digit
+        candidates) widen the range by one each.
         """
         state = {g: p.state for g, p in self.proposals.items()}
         mines = (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
         lo, hi = 1, 8
-        for nbrs in self._neighbour_groups(gid):
-            unknown = sum(1 for n in nbrs if n not in revealed and state.get(n) is None)
-            shown = sum(1 for n in nbrs if state.get(n) in (mines if exact else (Cell.FLAG,)))
-            unrevealed = sum(1 for n in nbrs if state.get(n) in (mines if exact else UNREVEALED))
-            lo, hi = max(lo, shown), min(hi, unrevealed + unknown)
+        for shot in range(len(self.grids)):
+            lower, upper = (mines, mines) if shot in exact else ((Cell.FLAG,), UNREVEALED)
+            for nbrs in self._neighbour_groups(gid, {shot}):
+                unknown = sum(1 for n in nbrs if n not in revealed and state.get(n) is None)
+                shown = sum(1 for n in nbrs if state.get(n) in lower)
+                unrevealed = sum(1 for n in nbrs if state.get(n) in upper)
+                lo, hi = max(lo, shown), min(hi, unrevealed + unknown)
         return lo, hi
 
     def _digit_candidates(self) -> list[Group]:
@@ -522,7 +533,7 @@ class Labeller:
         digits = [d for d in range(1, 9) if d not in taken]
         if not todo or not digits:
             return
-        exact = self.won or self._group_of(Cell.EXPLODED) is not None
+        exact = set(range(len(self.grids))) if self.won else self._shots_showing(Cell.EXPLODED)
         revealed = {g.id for g in todo}
         ranges = [self._bounds(g.id, exact, revealed) for g in todo]
         allowed = [[d for d in digits if lo <= d <= hi] for lo, hi in ranges]

@@ -12,10 +12,10 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from bot.board import Cell
+from bot.capture import ReplayCapture
 from bot.errors import BoardNotFoundError
 from bot.skin import Skin, load_skin
 from calibration.cluster import Shot, align, cut_cells, group_shots, read_tiles
@@ -26,15 +26,21 @@ from calibration.model import CalibrationError, Group, Proposal, state_key
 LOGGER = logging.getLogger(__name__)
 
 
-def load_image(path: str | Path) -> np.ndarray:
-    """A screenshot as BGR; raises :class:`CalibrationError` naming a missing or unreadable file."""
-    p = Path(path)
-    if not p.is_file():
-        raise CalibrationError(f"screenshot {str(p)!r} does not exist")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise CalibrationError(f"screenshot {str(p)!r} cannot be read as an image")
-    return image
+def load_images(path: str | Path) -> list[tuple[str, np.ndarray]]:
+    """Every screenshot in a file, a folder (name order) or an animated GIF, named, as BGR.
+
+    Read the way ``minebot dry-run`` and the replay capture read them (:class:`bot.capture.ReplayCapture`).
+
+    Raises:
+        CaptureError: naming a missing or unreadable file, or a folder with no images.
+    """
+    with ReplayCapture(path) as replay:
+        single = replay.frame_count == 1 and not Path(path).is_dir()
+        frames = [(str(path) if single else f"{path}: {replay.source}", replay.current())]
+        while replay.frames_left:
+            replay.advance()
+            frames.append((f"{path}: {replay.source}", replay.current()))
+    return frames
 
 
 @dataclass

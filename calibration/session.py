@@ -14,7 +14,7 @@ from bot.board import Cell
 from bot.skin import Skin, find_skin, user_skin_dir
 from calibration.label import contact_sheet, violations
 from calibration.model import CalibrationError
-from calibration.pipeline import Analysis, ReadBack, analyse, choose_templates, load_image, read_back
+from calibration.pipeline import Analysis, ReadBack, analyse, choose_templates, load_images, read_back
 from calibration.sprites import DEFAULT_ORDER, read_sheet
 from calibration.writer import missing_states, write_skin
 
@@ -109,7 +109,7 @@ def calibrate(
     if images is None:
         if not options.shots:
             raise CalibrationError("give at least one screenshot (or --live, or --sprite-sheet FILE)")
-        images = [(shot, load_image(shot)) for shot in options.shots]
+        images = [frame for shot in options.shots for frame in load_images(shot)]
     analysis = analyse(images, base)
     folder.mkdir(parents=True, exist_ok=True)
     sheet_path = folder / "groups.png"

@@ -25,10 +25,11 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from bot.board import Cell
+from bot.capture import ReplayCapture
+from bot.errors import CaptureError
 from bot.skin import STATE_NAMES
 from calibration.model import CalibrationError
 
@@ -81,9 +82,11 @@ def read_sheet(
     p = Path(path)
     if not p.is_file():
         raise CalibrationError(f"sprite sheet {str(p)!r} does not exist")
-    sheet = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if sheet is None:
-        raise CalibrationError(f"sprite sheet {str(p)!r} cannot be read as an image")
+    try:
+        with ReplayCapture(p) as replay:  # one image file, read as screenshots are
+            sheet = replay.current()
+    except CaptureError as exc:
+        raise CalibrationError(f"sprite sheet: {exc}") from exc
     if cell_size < 4:
         raise CalibrationError(f"--cell-size {cell_size} is too small (at least 4 px)")
     tiles = SheetTiles()

@@ -19,20 +19,10 @@ import numpy as np
 from bot.board import Board, Cell
 from bot.game import Game
 from bot.geometry import Geometry
+from bot.render import DIGIT_COLORS
 
 REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
 
-CLASSIC_DIGITS = {
-    1: (255, 0, 0),
-    2: (0, 128, 0),
-    3: (0, 0, 255),
-    4: (128, 0, 0),
-    5: (0, 0, 128),
-    6: (128, 128, 0),
-    7: (0, 0, 0),
-    8: (128, 128, 128),
-}
-"""BGR digit colours of the classic palette."""
 NIGHT_DIGITS = {
     1: (255, 180, 120),
     2: (130, 225, 130),
@@ -167,7 +157,7 @@ LOOKS: dict[str, Look] = {
             20,
             _lined(20, (160, 150, 140), (95, 90, 85)),
             _lined(20, (238, 238, 238), (200, 200, 200)),
-            CLASSIC_DIGITS,
+            DIGIT_COLORS,
             (0, 0, 230),
         ),
         window=(250, 250, 250),
@@ -200,9 +190,7 @@ LOOKS: dict[str, Look] = {
     "gradient": Look(
         "gradient",
         18,
-        _drawn(
-            18, _gradient(18), _lined(18, (235, 225, 215), (160, 150, 140)), CLASSIC_DIGITS, (60, 60, 220)
-        ),
+        _drawn(18, _gradient(18), _lined(18, (235, 225, 215), (160, 150, 140)), DIGIT_COLORS, (60, 60, 220)),
         window=(160, 120, 80),
     ),
 }

@@ -15,6 +15,7 @@ from styles import LOOKS, REALDATA, draw_board, fit_board, mid_game, real_look, 
 
 from bot.board import Board, Cell
 from bot.cli import main
+from bot.errors import MinebotError
 from bot.skin import find_skin, load_skin
 from calibration.interactive import ask_unsure
 from calibration.model import CalibrationError, parse_state
@@ -324,3 +325,26 @@ def test_draw_board_is_the_cells():
     image = draw_board(board, LOOKS["flat"])
     assert image.shape == (40, 40, 3)
     assert np.array_equal(image[20:, 20:], LOOKS["flat"].draw(Cell.FLAG))
+
+
+def test_screenshots_from_a_folder_or_gif(tmp_path):
+    from PIL import Image
+
+    from calibration.pipeline import load_images
+
+    boards = [dense(5), dense(9, lost=False)]
+    shots = [screenshot(b, LOOKS["flat"], 1.0)[0] for b in boards]
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    for k, image in enumerate(shots):
+        save(folder, f"{k}.png", image)
+    gif = tmp_path / "shots.gif"
+    frames = [Image.fromarray(image[:, :, ::-1]) for image in shots]
+    frames[0].save(gif, save_all=True, append_images=frames[1:])
+    assert [name for name, _ in load_images(folder)] == [f"{folder}: 0.png", f"{folder}: 1.png"]
+    assert len(load_images(gif)) == 2 and len(load_images(folder / "0.png")) == 1
+    report = calibrate(CalibrateOptions([str(folder)], name="two", out=tmp_path / "two"))
+    assert len(report.readback) == 2 and not any(r.disagree for r in report.readback)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(MinebotError, match="empty' holds no"):
+        load_images(tmp_path / "empty")
