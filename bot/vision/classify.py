@@ -83,9 +83,11 @@ MAX_PEAK = 30.0
 absolute colour difference, 0-255). Measured: cells of a state the skin lacks differ by 33 or more
 somewhere; correct cells by at most 20 (calibrated looks, scales 1-2) or 27 (classic through JPEG q75)."""
 
-ACCEPT_FLOOR = 6.0
-"""Smallest acceptance radius (RMS, 0-255): rendering noise when two templates are nearly alike (the
-margin rule then decides). Far under the nearest a missing state was seen to come to a template (17.9)."""
+ACCEPT_FLOOR = 12.0
+"""Smallest acceptance radius (RMS, 0-255): what resampling alone moves a correct cell from its template
+at a fractional pitch (up to 12.3 measured on calibrated looks), so a skin whose digits sit close
+together (one colour for all) still reads at 125%. A cell of a missing state came no nearer than 17.9
+to any template (winemine's 8 against its 2)."""
 
 DIGITS = frozenset(Cell(n) for n in range(9))
 """States of one kind (opened cells with a count): a missing one is feared as close as any two are."""
@@ -121,9 +123,11 @@ class SkinModel:
     """The part of each feature block the templates cover (a grid line after them is left out)."""
     radius: np.ndarray
     """``(K,)`` acceptance radius of each template: a cell farther from its best template is uncertain."""
-    blocks: np.ndarray | None
-    """``(K, height, width, 3)`` the templates' feature blocks when a local-difference check is due
-    (the skin lacks a state), else None."""
+    blocks: np.ndarray
+    """``(K, height, width, 3)`` the templates' feature blocks."""
+    strict: bool
+    """The skin lacks a state: cells are also checked against an acceptance radius and for local
+    differences."""
 
 
 _PER_SKIN: dict[tuple[int, str], tuple[Skin, object]] = {}
@@ -201,7 +205,8 @@ def _build_model(skin: Skin) -> SkinModel:
         height,
         width,
         radius.astype(np.float32),
-        blocks if skin.missing_states() else None,
+        blocks,
+        bool(skin.missing_states()),
     )
 
 
@@ -322,6 +327,28 @@ def board_crop(image: np.ndarray, geometry: Geometry, cell_size: int) -> np.ndar
     return _resample(crop, cols * cell_size, rows * cell_size)
 
 
+def cell_blocks(image: np.ndarray, geometry: Geometry, model: SkinModel) -> np.ndarray:
+    """``(rows, cols, height, width, 3)`` float32 feature block of every cell of ``geometry``."""
+    rows, cols, size = geometry.rows, geometry.cols, model.size
+    crop = board_crop(image, geometry, size)
+    blocks = crop.reshape(rows, size, cols, size, 3)[:, : model.height, :, : model.width]
+    return np.ascontiguousarray(blocks.swapaxes(1, 2), dtype=np.float32)
+
+
+def rim_distance(image: np.ndarray, geometry: Geometry, skin: Skin) -> np.ndarray:
+    """``(rows, cols)`` RMS colour distance of each cell's rim (its feature block's outer ring) to the
+    nearest template's rim: a cell whose middle shows a state the skin never saw still has the rim
+    (bevel, grid line) of a cell, which clutter beside a board does not."""
+    model = skin_model(skin)
+    ring = np.ones((model.height, model.width), dtype=bool)
+    ring[1:-1, 1:-1] = False
+    cells = cell_blocks(image, geometry, model)[:, :, ring].reshape(geometry.rows * geometry.cols, -1)
+    templates = model.blocks[:, ring].reshape(len(model.blocks), -1)
+    squared = (cells**2).sum(axis=1)[:, None] - 2.0 * cells @ templates.T + (templates**2).sum(axis=1)[None]
+    rms = np.sqrt(np.maximum(squared, 0.0) / cells.shape[1])
+    return rms.min(axis=1).reshape(geometry.rows, geometry.cols)
+
+
 def _dot_products(vectors: np.ndarray, matrix_t: np.ndarray) -> np.ndarray:
     """``vectors @ matrix_t`` in row chunks small enough that BLAS keeps each product on one thread."""
     rows = max(1, GEMM_CHUNK // max(1, matrix_t.size))
@@ -342,10 +369,8 @@ def classify_cells(
     Never raises for an unreadable cell: it is marked uncertain; :meth:`CellReading.board` raises.
     """
     model = skin_model(skin)
-    rows, cols, size = geometry.rows, geometry.cols, model.size
-    crop = board_crop(image, geometry, size)
-    blocks = crop.reshape(rows, size, cols, size, 3)[:, : model.height, :, : model.width]
-    blocks = np.ascontiguousarray(blocks.swapaxes(1, 2), dtype=np.float32)
+    rows, cols = geometry.rows, geometry.cols
+    blocks = cell_blocks(image, geometry, model)
     vectors = blocks.reshape(rows * cols, -1)
     coarse = _coarse(blocks).reshape(rows * cols, -1)
     squared = _dot_products(vectors, model.matrix_t)
@@ -370,7 +395,7 @@ def classify_cells(
         second_state = states[nxt]
     confidence = np.where(d2 > 0, 1.0 - d1 / np.maximum(d2, 1e-9), 0.0)
     peak = None
-    if model.blocks is not None:  # the skin lacks a state: how far the cell is from its best, locally
+    if model.strict:  # the skin lacks a state: how far the cell is from its best template, locally
         diff = _coarse(blocks - model.blocks[best].reshape(blocks.shape))
         peak = np.abs(diff).mean(axis=-1).reshape(rows * cols, -1).max(axis=1).reshape(rows, cols)
     return CellReading(

@@ -35,7 +35,7 @@ from bot.board import Cell
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry, Region
 from bot.skin import Skin
-from bot.vision.classify import CellReading, classify_cells, per_skin
+from bot.vision.classify import CellReading, classify_cells, per_skin, rim_distance
 
 LOGGER = logging.getLogger(__name__)
 
@@ -54,13 +54,29 @@ MIN_GROUP = 3
 MAX_UNCERTAIN_FRACTION = 0.2
 """A candidate grid with more uncertain cells than this is not a board (clutter that looked regular)."""
 
+MAX_UNSEEN_FRACTION = 0.5
+"""The same limit for a skin that lacks states: a lost game shows a quarter of its cells as mines the
+skin may never have seen, and such a board must be found (and its reading refused), not missed."""
+
+
+def _too_uncertain(reading: CellReading, skin: Skin) -> bool:
+    """True when a grid has too many unreadable cells to be a board in this skin."""
+    limit = MAX_UNSEEN_FRACTION if skin.missing_states() else MAX_UNCERTAIN_FRACTION
+    return float(reading.uncertain_mask().mean()) > limit
+
 
 STRIP_SLACK = 8.0
 """RMS distance a cell outside the grid may exceed twice the board's typical distance for its state."""
 
 STRIP_MIN_FIT = 0.5
-"""Fraction of a strip's cells that must read surely (and as closely as the board's) to add the strip;
-the rest may be unreadable (states the skin lacks), and then make the reading raise."""
+"""Fraction of a strip's cells that must read surely (and as closely as the board's) to add the strip,
+unless every unreadable cell in it has a cell's rim (below); the unreadable cells (states the skin
+lacks) then make the reading raise."""
+
+RIM_MAX = 20.0
+"""RMS distance (0-255) within which a cell's rim (the outer ring of its feature block) counts as the
+rim of some template. Measured on calibrated looks at scales 1-2: rims of cells the skin reads are
+within 19.3, and cells just outside a board (frames, window) 24 or more away."""
 
 SNAP_BAND = 4
 """Rows (columns) across the board's middle whose cells' fit decides a snap along x (y)."""
@@ -331,15 +347,18 @@ def _refit(geometry: Geometry, blobs: _Blobs, kinds: list[FaceKind], skin: Skin)
     return Geometry(left, top, pitch_x, pitch_y, geometry.rows, geometry.cols)
 
 
-def _strip_fits(reading: CellReading, reference: CellReading) -> bool:
+def _strip_fits(image: np.ndarray, reading: CellReading, reference: CellReading, skin: Skin) -> bool:
     """True when a strip's cells read as confidently, and as closely, as the board's own cells.
 
     Every sure cell must be no farther from its template than cells of the same state inside the
     board are (with slack), so a flat panel beside the board is not taken for a column of ``0``
-    cells; at least ``STRIP_MIN_FIT`` of the cells must be sure.
+    cells; at least ``STRIP_MIN_FIT`` of the cells must be sure, or else at least one, with every
+    other cell framed like a cell (a row of mines the skin never saw is still part of the board).
     """
     sure = ~reading.uncertain_mask()
-    if sure.mean() < STRIP_MIN_FIT:
+    if not sure.any():
+        return False
+    if sure.mean() < STRIP_MIN_FIT and rim_distance(image, reading.geometry, skin)[~sure].max() > RIM_MAX:
         return False
     known = ~reference.uncertain_mask()
     overall = float(np.percentile(reference.distance[known], 90)) if known.any() else 0.0
@@ -434,7 +453,7 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
             box = strip.region()
             if box.left < 0 or box.top < 0 or box.right > width or box.bottom > height:
                 continue
-            if not _strip_fits(classify_cells(image, strip, skin), reference):
+            if not _strip_fits(image, classify_cells(image, strip, skin), reference, skin):
                 continue
             geometry = Geometry(
                 g.left - before * g.pitch_x,
@@ -458,7 +477,7 @@ def _locate_group(
         return None
     geometry = _snap(image, geometry, skin)
     reading = classify_cells(image, geometry, skin)
-    if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION:
+    if _too_uncertain(reading, skin):
         return None
     for _ in range(2):
         size = (geometry.rows, geometry.cols)
@@ -467,7 +486,7 @@ def _locate_group(
         reading = classify_cells(image, geometry, skin)
         if (geometry.rows, geometry.cols) == size:
             break
-    if reading.uncertain_mask().mean() > MAX_UNCERTAIN_FRACTION or min(geometry.rows, geometry.cols) < 2:
+    if _too_uncertain(reading, skin) or min(geometry.rows, geometry.cols) < 2:
         return None
     return Location(geometry, reading, skin)
 
