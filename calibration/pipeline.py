@@ -131,7 +131,7 @@ def choose_templates(
 
 @dataclass
 class ReadBack:
-    """How well the new skin reads one of the calibration screenshots."""
+    """How well the new skin reads one of the calibration screenshots through ``minebot``'s own path."""
 
     name: str
     min_margin: float
@@ -139,32 +139,55 @@ class ReadBack:
     uncertain: list[tuple[int, int]] = field(default_factory=list)
     disagree: list[tuple[int, int]] = field(default_factory=list)
     """Cells the skin reads differently from the label calibration gave their group."""
+    error: str | None = None
+    """Why :func:`bot.vision.read_screen` could not read the screenshot with the skin at all."""
+
+    @property
+    def safe(self) -> bool:
+        """Whether the bot would read this screenshot exactly as calibration labelled it."""
+        return self.error is None and not self.uncertain and not self.disagree
 
 
 def read_back(
     analysis: Analysis, skin_folder: Path, answers: dict[int, Cell | None] | None = None
 ) -> list[ReadBack]:
-    """Re-read every calibration screenshot with the written skin (through ``bot.vision``)."""
-    from bot.vision import classify_cells
+    """Re-read every calibration screenshot with the written skin as play and ``dry-run`` do
+    (:func:`bot.vision.read_screen`: find the board, then read it) and compare with the labels."""
+    from bot.errors import MinebotError
+    from bot.vision import read_screen
 
     skin = load_skin(skin_folder)
     answers = answers or {}
     results = []
     for k, (shot, image) in enumerate(zip(analysis.shots, analysis.images, strict=True)):
-        cells = classify_cells(image, shot.geometry, skin)
+        try:
+            reading = read_screen(image, skin)
+        except MinebotError as exc:
+            results.append(ReadBack(shot.name, 0.0, 0.0, error=str(exc)))
+            continue
+        found, mine = reading.geometry, shot.geometry
+        if (found.rows, found.cols) != (mine.rows, mine.cols) or max(
+            abs(found.left - mine.left), abs(found.top - mine.top)
+        ) > 0.5 * min(mine.pitch_x, mine.pitch_y):
+            where = f"{found.rows}x{found.cols} at ({found.left:.0f}, {found.top:.0f})"
+            ours = f"{mine.rows}x{mine.cols} at ({mine.left:.0f}, {mine.top:.0f})"
+            results.append(
+                ReadBack(shot.name, 0.0, 0.0, error=f"board read as {where}, calibrated as {ours}")
+            )
+            continue
         expect = np.vectorize(
             lambda gid: int(s) if (s := answers.get(gid, analysis.proposals[gid].state)) is not None else -1
         )(analysis.grids[k])
         disagree = [
             (int(r), int(c))
-            for r, c in zip(*np.nonzero((expect >= 0) & (expect != cells.states)), strict=True)
+            for r, c in zip(*np.nonzero((expect >= 0) & (expect != reading.board.cells)), strict=True)
         ]
         results.append(
             ReadBack(
                 shot.name,
-                float(cells.confidence.min()),
-                float(np.median(cells.confidence)),
-                cells.uncertain(),
+                float(reading.confidence.min()),
+                float(np.median(reading.confidence)),
+                reading.cells.uncertain(),
                 disagree,
             )
         )

@@ -107,7 +107,10 @@ def _print_report(report: CalibrateReport) -> None:
     else:
         print("every cell state has a template")
     for rb in report.readback:
-        verdict = "safe to play" if not rb.uncertain and not rb.disagree else "CHECK"
+        if rb.error:
+            print(f"read-back {rb.name}: NOT READABLE with this skin: {rb.error}")
+            continue
+        verdict = "safe to play" if rb.safe else "CHECK"
         print(
             f"read-back {rb.name}: confidence margin min {rb.min_margin:.2f}, median {rb.median_margin:.2f}, "
             f"{len(rb.uncertain)} uncertain, {len(rb.disagree)} read differently: {verdict}"
