@@ -4,6 +4,11 @@ Run: ``python benchmarks/vision_bench.py`` (add ``--quick`` for one level). Prin
 then median/95th-percentile times for locating a board on a 1920x1080 screenshot (known skin, and
 ``auto``), for classifying an Expert board with its geometry known, and for the play loop's per-move
 ``read_board`` on the grabbed board-and-face region (cells, face and status).
+
+``--unseen`` instead reads with every shipped skin less one state at a time (as a calibrated skin that
+never met it): rendered classic screens (every stage and level, a board of every state; PNG and
+JPEG) and the real captures in ``tests/data/real``. It counts the cells of the missing state that were
+refused (must be all), and the other cells read right, refused, and read wrong (must be none).
 """
 
 from __future__ import annotations
@@ -12,18 +17,24 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.board import Board  # noqa: E402
 from bot.errors import MinebotError  # noqa: E402
-from bot.render import render_screen  # noqa: E402
+from bot.geometry import Geometry  # noqa: E402
+from bot.render import jpeg_roundtrip, render_screen  # noqa: E402
 from bot.skin import find_skin  # noqa: E402
 from bot.vision import classify_cells, locate_board, read_board, read_screen  # noqa: E402
-from bot.vision.cases import screen_cases, stage_boards  # noqa: E402
+from bot.vision.cases import ALL_STATES, screen_cases, skin_without, stage_boards  # noqa: E402
+
+REAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "real"
 
 
 def _ms(samples: list[tuple[float, float]]) -> str:
@@ -113,13 +124,68 @@ def speed(repeats: int) -> None:
         print(f"read_board per move (16x30 + face), pitch {geometry.pitch_x:g}: {_ms(times)}")
 
 
+def _unseen_screens(name: str, qualities: tuple[int | None, ...]) -> list[tuple[np.ndarray, Board, Geometry]]:
+    """Screens with their truth and geometry: rendered for classic, the real captures otherwise."""
+    if name != "classic":
+        skin = find_skin(name)
+        shots = []
+        for png in sorted((REAL / name).glob("*.png")):
+            image, truth = cv2.imread(str(png)), Board.from_text(png.with_suffix(".txt").read_text())
+            shots.append((image, truth, read_screen(image, skin, truth.mines).geometry))
+        return shots
+    shots = [(case.image, case.board, case.geometry) for case in screen_cases(jpeg_qualities=qualities)]
+    for index, scale in enumerate((1.0, 1.25, 1.5, 1.75, 2.0, 2.04)):
+        image, geometry = render_screen(ALL_STATES, "classic", scale, seed=index)
+        shots += [(image if q is None else jpeg_roundtrip(image, q), ALL_STATES, geometry) for q in qualities]
+    return shots
+
+
+def unseen(qualities: tuple[int | None, ...]) -> bool:
+    """Read with each shipped skin less one state; print a table; True when no cell was read wrong."""
+    print("| skin | state missing | its cells shown | refused | other cells | read right | refused | wrong |")
+    print("|---|---|---|---|---|---|---|---|")
+    safe = True
+    for name in ("classic", "winemine", "xdemineur"):
+        full = find_skin(name)
+        screens = _unseen_screens(name, qualities)
+        for state in sorted(full.cells):
+            if state == state.COVERED:
+                continue  # a skin cannot lack its covered template
+            with tempfile.TemporaryDirectory() as folder:
+                skin = skin_without(full, state, Path(folder) / "skin")
+                counts = np.zeros(6, dtype=np.int64)
+                for image, truth, geometry in screens:
+                    cells = classify_cells(image, geometry, skin)
+                    gone, unsure = truth.cells == state, cells.uncertain_mask()
+                    right = cells.states == truth.cells
+                    counts += [
+                        gone.sum(),
+                        (gone & unsure).sum(),
+                        (~gone).sum(),
+                        (~gone & ~unsure & right).sum(),
+                        (~gone & unsure).sum(),
+                        (~gone & ~unsure & ~right).sum(),
+                    ]
+            if counts[0]:
+                print(f"| {name} | {state.char} | " + " | ".join(str(int(c)) for c in counts) + " |")
+            safe &= counts[0] == counts[1] and counts[5] == 0
+    return safe
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="beginner only, PNG only")
     parser.add_argument("--repeats", type=int, default=10, help="timing repeats (default 10)")
+    parser.add_argument(
+        "--unseen",
+        action="store_true",
+        help="instead: shipped skins less one state, cells refused vs misread",
+    )
     args = parser.parse_args(argv)
     levels = ("beginner",) if args.quick else ("beginner", "intermediate", "expert")
     qualities: tuple[int | None, ...] = (None,) if args.quick else (None, 90, 75)
+    if args.unseen:
+        return 0 if unseen(qualities) else 1
     screens, good_screens, cells, good_cells = accuracy(levels, qualities)
     print(
         f"accuracy: {good_screens}/{screens} screenshots entirely right, {good_cells}/{cells} cells "

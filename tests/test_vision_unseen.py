@@ -10,7 +10,6 @@ read other screenshots with :func:`bot.vision.read_screen`, the play loop's entr
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -25,28 +24,13 @@ from bot.errors import BoardNotFoundError, RecognitionError
 from bot.game import GameStatus
 from bot.geometry import Geometry
 from bot.render import jpeg_roundtrip, render_screen
-from bot.skin import STATE_NAMES, Skin, find_skin, load_skin
+from bot.skin import Skin, find_skin, load_skin
 from bot.vision import CellReading, classify_cells, locate_board, read_screen
-from bot.vision.cases import stage_boards
+from bot.vision.cases import ALL_STATES, skin_without, stage_boards
+from calibration.model import state_key
 from calibration.session import CalibrateOptions, calibrate
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
-KEYS = {cell: key for key, cell in STATE_NAMES.items()}
-ALL_STATES = Board.from_text("012345678\nF.*XW.F.*\n876543210", mines=6)
-"""Every state on one board (rendering does not check the counts)."""
-
-
-def without(skin: Skin, state: Cell, tmp_path: Path) -> Skin:
-    """A copy of ``skin`` written with ``state`` listed as never seen (``null``), loaded."""
-    folder = tmp_path / f"{skin.name}-no-{KEYS[state]}"
-    shutil.copytree(skin.path, folder)
-    meta_path = folder / "skin.json"
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    meta["cells"][KEYS[state]] = None
-    meta_path.write_text(json.dumps(meta), encoding="utf-8")
-    reduced = load_skin(folder)
-    assert reduced.missing_states() == [state]
-    return reduced
 
 
 def assert_refused_not_guessed(
@@ -121,7 +105,9 @@ def shipped_cases() -> list[tuple[str, Cell]]:
 @pytest.mark.parametrize(("name", "state"), shipped_cases(), ids=lambda v: getattr(v, "name", v))
 def test_shipped_skin_without_a_state_refuses_its_cells(name, state, tmp_path):
     """Each shipped skin less one state: that state's cells are refused, all others read exactly."""
-    skin = without(find_skin(name), state, tmp_path)
+    skin = skin_without(find_skin(name), state, tmp_path / "skin")
+    assert skin.missing_states() == [state]
+    assert json.loads((skin.path / "skin.json").read_text())["cells"][state_key(state)] is None
     if name == "classic":
         screens = classic_screens()
     elif (REAL / name).is_dir():

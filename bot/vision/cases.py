@@ -10,15 +10,22 @@ measuring the same thing.
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from bot.board import Board, Cell
 from bot.game import Game, GameStatus, find_level
+from bot.skin import STATE_NAMES, Skin, load_skin
 
 STAGES = ("fresh", "mid", "won", "lost")
+
+ALL_STATES = Board.from_text("012345678\nF.*XW.F.*\n876543210", mines=6)
+"""Every cell state on one small board (drawn, not played: its counts need not add up)."""
 
 
 @dataclass(frozen=True)
@@ -112,3 +119,17 @@ def screen_cases(
                     shot = image if quality is None else jpeg_roundtrip(image, quality)
                     label = f"{level} {stage.name} x{scale} {'png' if quality is None else f'jpeg{quality}'}"
                     yield ScreenCase(label, shot, stage.board, stage.status, geometry)
+
+
+def skin_without(skin: Skin, state: Cell, folder: Path) -> Skin:
+    """A copy of ``skin`` written to ``folder`` with ``state`` listed as never seen (``null``), loaded.
+
+    What a calibrated skin that never met that state looks like, to check it is refused, not guessed.
+    """
+    key = next(name for name, cell in STATE_NAMES.items() if cell == state)
+    shutil.copytree(skin.path, folder)
+    meta_path = folder / "skin.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["cells"][key] = None
+    meta_path.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    return load_skin(folder)
