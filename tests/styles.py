@@ -9,6 +9,7 @@ board in a window with a header, scales it (fractional pitches included) and can
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -359,52 +360,67 @@ def mid_game(
     return game.board
 
 
+def _truth_answers(analysis, truths: list[Board]) -> tuple[dict, int]:
+    """The truth's answer (the state of most of its cells) for every unsure group, standing in for the
+    user; and how many sure labels were wrong (must stay 0)."""
+    from collections import Counter
+
+    def true_state(gid: int) -> Cell:
+        votes = Counter(int(truths[m.shot].cells[m.cell]) for m in analysis.groups[gid].members)
+        return Cell(votes.most_common(1)[0][0])
+
+    answers = {p.group: true_state(p.group) for p in analysis.unsure()}
+    wrong = sum(1 for p in analysis.proposals.values() if p.confident and p.state != true_state(p.group))
+    return answers, wrong
+
+
 def _calibrate_and_score(
     name: str, image: np.ndarray, truth: Board, others: list[tuple[np.ndarray, Board]]
-) -> tuple[int, float, list[int]]:  # pragma: no cover - benchmark helper
-    """Calibrate from one shot (the truth answers unsure groups); read the others with bot.vision.
+) -> tuple[int, float, list]:  # pragma: no cover - benchmark helper
+    """Calibrate from one shot (the truth answers unsure groups); read the others as ``minebot dry-run``
+    does (``bot.vision.read_screen``).
 
-    Returns the groups asked, the seconds calibration took, and per other shot
-    ``[known cells, right and sure, unseen cells, unseen flagged uncertain]`` summed, plus margins.
+    Returns the groups asked, the seconds calibration took, and ``[shots read exactly, shots refused
+    for a state the skin never saw, shots wrong, margins of the exact reads]``.
     """
     import tempfile
     import time
-    from collections import Counter
 
+    from bot.errors import MinebotError
     from bot.skin import load_skin
-    from bot.vision import classify_cells
-    from calibration.cluster import align
-    from calibration.grid import find_grid
+    from bot.vision import read_screen
     from calibration.pipeline import analyse, choose_templates
     from calibration.writer import write_skin
 
     start = time.perf_counter()
     analysis = analyse([(name, image)])
-    answers = {}
-    for p in analysis.unsure():
-        votes = Counter(int(truth.cells[m.cell]) for m in analysis.groups[p.group].members)
-        answers[p.group] = Cell(votes.most_common(1)[0][0])
+    answers, _ = _truth_answers(analysis, [truth])
     cells, _ = choose_templates(analysis, answers)
     folder = Path(tempfile.mkdtemp()) / "skin"
     write_skin(folder, "bench", cells, [name])
     seconds = time.perf_counter() - start
     skin = load_skin(folder)
-    counts = [0, 0, 0, 0]
-    margins = []
+    exact, refused, wrong, margins = 0, 0, 0, []
     for shot, board in others:
-        geometry = align(shot, find_grid(shot), skin.cells)
-        if (geometry.rows, geometry.cols) != board.shape:
-            print(f"  grid found {geometry.rows}x{geometry.cols}, truth {board.rows}x{board.cols}: not read")
+        unseen = ~np.isin(board.cells, [int(c) for c in skin.cells])
+        try:
+            reading = read_screen(shot, skin, board.mines)
+        except MinebotError as exc:
+            where = re.search(r"cell \((\d+), (\d+)\)", str(exc))
+            ok = where is not None and unseen[int(where[1]), int(where[2])]
+            refused += ok
+            wrong += not ok
             continue
-        reading = classify_cells(shot, geometry, skin)
-        known = np.isin(board.cells, [int(c) for c in skin.cells])
-        sure = ~reading.uncertain_mask()
-        counts[0] += int(known.sum())
-        counts[1] += int((known & sure & (reading.states == board.cells)).sum())
-        counts[2] += int((~known).sum())
-        counts[3] += int((~known & ~sure).sum())
-        margins.append(reading.confidence[known])
-    return len(answers), seconds, [*counts, np.concatenate(margins)]
+        if not unseen.any() and np.array_equal(reading.board.cells, board.cells):
+            exact += 1
+            margins.append(reading.confidence.ravel())
+        else:
+            wrong += 1
+    return len(answers), seconds, [exact, refused, wrong, np.concatenate(margins) if margins else None]
+
+
+def _margins(m: np.ndarray | None) -> str:
+    return "-" if m is None else f"{m.min():.2f} / {np.median(m):.2f}"
 
 
 def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figures in docs/benchmarks.md
@@ -412,10 +428,8 @@ def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figure
     cases = [(name, s) for name in ("flat", "dark", "gradient", "mono") for s in (1.0, 1.25, 1.5, 2.0, 1.625)]
     if REALDATA.is_dir():
         cases += [(name, s) for name in ("msx", "msx125", "win7") for s in (1.0, 1.25, 1.625)]
-    print(
-        "| look | scale | pitch | asked | known cells | right, sure | unseen flagged | margin min/med | s |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| look | scale | pitch | asked | shots | read exactly | refused (unseen) | wrong | margin | s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, scale in cases:
         look = LOOKS[name] if name in LOOKS else real_look(name)
         board = fit_board(mid_game(12, 20, 62, seed=5, opened=0.4, lost=True), look)
@@ -423,15 +437,40 @@ def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figure
         for seed in range(100, 100 + shots):
             other = fit_board(mid_game(12, 20, 62, seed=seed, opened=0.4, lost=seed % 2 == 0), look)
             others.append((screenshot(other, look, scale)[0], other))
-        asked, seconds, (total, right, unseen, flagged, m) = _calibrate_and_score(
+        asked, seconds, (exact, refused, wrong, m) = _calibrate_and_score(
             name, screenshot(board, look, scale)[0], board, others
         )
         print(
-            f"| {name} | {scale} | {look.cell * scale:g} | {asked} | {total} | {right / total:.2%} "
-            f"| {flagged}/{unseen} | {m.min():.2f} / {np.median(m):.2f} | {seconds:.1f} |"
+            f"| {name} | {scale} | {look.cell * scale:g} | {asked} | {len(others)} | {exact} | {refused} "
+            f"| {wrong} | {_margins(m)} | {seconds:.1f} |"
         )
+    real_captures()
+
+
+def real_captures() -> None:  # pragma: no cover - run by hand, figures in docs/benchmarks.md
+    """Real client captures: questions each capture alone needs, then one skin read over all of them."""
+    from calibration.grid import find_grid
+    from calibration.pipeline import analyse
+
     real = Path(__file__).resolve().parent / "data" / "real"
-    print("\n| client | asked | captures | known cells | right, sure | unseen flagged | margin min/med | s |")
+    print("\n| client | capture | board | groups | asked | sure but wrong |")
+    print("|---|---|---|---|---|---|")
+    for client in ("winemine", "xdemineur"):
+        for png in sorted((real / client).glob("*.png")):
+            truth = Board.from_text(png.with_suffix(".txt").read_text())
+            image = cv2.imread(str(png))
+            found = find_grid(image)
+            if (found.rows, found.cols) != truth.shape:
+                shape = f"found {found.rows}x{found.cols}, not {truth.rows}x{truth.cols}"
+                print(f"| {client} | {png.stem} | {shape} |")
+                continue
+            analysis = analyse([(png.name, image)])
+            answers, wrong = _truth_answers(analysis, [truth])
+            print(
+                f"| {client} | {png.stem} | {truth.rows}x{truth.cols} | {len(analysis.groups)} "
+                f"| {len(answers)} | {wrong} |"
+            )
+    print("\n| client | asked | captures | read exactly | refused (unseen) | wrong | margin | s |")
     print("|---|---|---|---|---|---|---|---|")
     for client in ("winemine", "xdemineur"):
         first = real / client / "expert_lost.png"
@@ -440,14 +479,16 @@ def benchmark(shots: int = 5) -> None:  # pragma: no cover - run by hand, figure
         captures = sorted((real / client).glob("*.png"))
         others = [(cv2.imread(str(p)), Board.from_text(p.with_suffix(".txt").read_text())) for p in captures]
         truth = Board.from_text(first.with_suffix(".txt").read_text())
-        asked, seconds, (total, right, unseen, flagged, m) = _calibrate_and_score(
+        asked, seconds, (exact, refused, wrong, m) = _calibrate_and_score(
             first.name, cv2.imread(str(first)), truth, others
         )
         print(
-            f"| {client} | {asked} | {len(captures)} | {total} | {right / total:.2%} | {flagged}/{unseen} "
-            f"| {m.min():.2f} / {np.median(m):.2f} | {seconds:.1f} |"
+            f"| {client} | {asked} | {len(captures)} | {exact} | {refused} | {wrong} | {_margins(m)} "
+            f"| {seconds:.1f} |"
         )
 
 
 if __name__ == "__main__":  # pragma: no cover
-    benchmark()
+    import sys
+
+    real_captures() if sys.argv[1:] == ["--real"] else benchmark()
