@@ -27,7 +27,10 @@ HELP = "make a skin from screenshots of a new client (or from a sprite sheet)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "shots", nargs="*", metavar="SHOT.png", help="screenshots of the client (mid-game is best)"
+        "shots",
+        nargs="*",
+        metavar="SHOT.png",
+        help="screenshots of the client: files, folders of them or animated GIFs (a lost board is best)",
     )
     parser.add_argument("--name", help="name of the new skin (its folder name)")
     parser.add_argument("--out", type=Path, help="write the skin here instead of your skin folder")
