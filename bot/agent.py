@@ -89,7 +89,6 @@ class PlayOptions:
     quiet: float = 0.015
     """The screen counts as settled once unchanged for this long (seconds)."""
     results_log: Path | None = None
-    seed: int | None = None
 
 
 @dataclass

@@ -116,7 +116,6 @@ def options_from(args: argparse.Namespace) -> PlayOptions:
         save_frames=args.save_frames,
         time_limit=args.time_limit,
         results_log=args.results_log or default_results_log(),
-        seed=args.seed,
     )
 
 
