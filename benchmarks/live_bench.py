@@ -114,7 +114,9 @@ def _next_second() -> None:
     time.sleep(1.02 - time.time() % 1.0)
 
 
-def run(client_name: str, games: int, level: str, save_frames: Path | None, quiet: bool) -> LiveReport:
+def run(
+    client_name: str, games: int, level: str, save_frames: Path | None, quiet: bool, flags: bool = False
+) -> LiveReport:
     lv = find_level(level)
     report = LiveReport(client_name, f"{lv.rows}x{lv.cols}/{lv.mines}")
     with VirtualDisplay() as vd:
@@ -126,7 +128,7 @@ def run(client_name: str, games: int, level: str, save_frames: Path | None, quie
             else client_cls(vd, lv.rows, lv.cols, lv.mines)
         )
         with client, MssCapture(display=vd.display) as capture, CheckedInput() as mouse:
-            options = PlayOptions(mines=lv.mines, skin=client.skin_name, save_frames=save_frames)
+            options = PlayOptions(mines=lv.mines, skin=client.skin_name, save_frames=save_frames, flags=flags)
             player = Player(capture, mouse, options, restart=client.restart)
             mouse.player = player
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
@@ -163,8 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the report as JSON")
     parser.add_argument("--save-frames", type=Path, default=None, metavar="DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--flags", action="store_true", help="flag certain mines and chord (as play --flags)")
     args = parser.parse_args(argv)
-    report = run(args.client, args.games, args.level, args.save_frames, args.quiet)
+    report = run(args.client, args.games, args.level, args.save_frames, args.quiet, args.flags)
     print(report.format())
     if args.json:
         args.json.write_text(json.dumps(report.to_dict(), indent=2))

@@ -245,3 +245,20 @@ def test_pressed_cells_that_look_like_zero_are_never_acted_on():
         assert result.error is None and result.status in ("won", "lost")
         if result.status == "lost":
             assert result.guesses >= 1  # lost on a guess, never on a move deduced from a pressed cell
+
+
+def test_ctrl_c_stops_cleanly_with_the_games_so_far():
+    client = sim()
+    calls = {"n": 0}
+    original = client.input._click
+
+    def click(x, y, button):
+        calls["n"] += 1
+        if client.games_started == 2:  # in the second game
+            raise KeyboardInterrupt
+        original(x, y, button)
+
+    client.input._click = click
+    summary = Player(client.capture, client.input, PlayOptions(games=3), sleep=lambda s: None).run()
+    assert summary.games == 1 and "Ctrl-C" in summary.stopped
+    assert "stopped: interrupted (Ctrl-C)" in summary.format()
