@@ -27,6 +27,8 @@ LOGGER = logging.getLogger(__name__)
 MIN_PITCH = 7
 """Smallest cell pitch looked for, in pixels."""
 MAX_PITCH = 160
+RIM_STEP = 10.0
+"""Rim-cell differences (0-255) closer than this count as equal when choosing the grid's phase."""
 MIN_EDGE = 6.0
 """A cell boundary must be at least this strong (mean colour step, 0-255) along its length."""
 
@@ -333,7 +335,12 @@ def _extend(image: np.ndarray, geometry: Geometry) -> Geometry:
 
 def _best_phase(image: np.ndarray, geometry: Geometry) -> Geometry:
     """The geometry shifted up to 2 px per axis (one axis at a time) whose cells fall into the fewest
-    groups: a cut through the wrong pixel carries a sliver of the neighbour, which splits groups."""
+    groups: a cut through the wrong pixel carries a sliver of the neighbour, which splits groups.
+
+    Among shifts with as few groups, the one whose rim cells look most like the board's inner cells:
+    cut a pixel late, every cell carries its neighbour's line but the last row carries the frame, so
+    a skin made from it would not read the board's edge (bot.vision stops the board there).
+    """
     from calibration.cluster import count_groups
 
     best = geometry
@@ -342,6 +349,28 @@ def _best_phase(image: np.ndarray, geometry: Geometry) -> Geometry:
         for d in (0, -1, 1, -2, 2):
             shifted = best.offset(d, 0) if axis == "x" else best.offset(0, d)
             if _fits(image, shifted):
-                scored.append((count_groups(image, shifted), abs(d), shifted))
-        best = min(scored, key=lambda t: t[:2])[2]
+                scored.append(
+                    (count_groups(image, shifted), _rim_cost(image, shifted, axis), abs(d), shifted)
+                )
+        best = min(scored, key=lambda t: t[:3])[3]
     return best
+
+
+def _rim_cost(image: np.ndarray, geometry: Geometry, axis: str) -> float:
+    """How unlike the inner cells the first and last cells along ``axis`` are (the worse rim's median
+    98th-percentile difference to the nearest inner cell, in steps of :data:`RIM_STEP`: a sub-pixel
+    nudge is no reason to move, a sliver of frame in every rim cell is)."""
+    from calibration.cluster import cut_cells, features, nearest
+
+    size = max(round(min(geometry.pitch_x, geometry.pitch_y)), 4)
+    tiles = cut_cells(image, geometry, size)
+    if axis == "x":
+        tiles = tiles.transpose(1, 0, 2, 3, 4)
+    if tiles.shape[0] < 3:
+        return 0.0
+    inner = features(tiles[1:-1].reshape(-1, size, size, 3))
+    costs = []
+    for rim in (tiles[0], tiles[-1]):
+        _, _, peaks = nearest(features(rim), inner)
+        costs.append(float(np.median(peaks)))
+    return float(max(costs) // RIM_STEP)

@@ -351,3 +351,12 @@ def test_screenshots_from_a_folder_or_gif(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(MinebotError, match="empty' holds no"):
         load_images(tmp_path / "empty")
+
+
+def test_digits_forced_by_the_counts():
+    from calibration.label import _forced
+
+    # Each group takes a different digit within its bounds: a group forced in every assignment is sure.
+    assert _forced([[1], [1, 2], [1, 2, 3]]) == [1, 2, 3]
+    assert _forced([[1], [2, 3], [2, 3]]) == [1, None, None]
+    assert _forced([[1], [1]]) is None  # no assignment at all: the labels above it are wrong
