@@ -31,6 +31,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from bot.board import Cell, neighbour_table
+from calibration.cluster import features
 from calibration.model import Group, Proposal
 
 LOGGER = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ SURE_MARGIN = 0.6
 """A digit assignment is sure when every other assignment costs at least this much more."""
 MAX_COST = 1.6
 """... and its own cost is at most this."""
+TWIN_MEAN = 20.0
+"""Digit groups closer than this (mean colour difference, 0-255) may be one digit split in two."""
 CLASSIC_FIT = 0.3
 """A glyph colour this close to a classic digit colour (or to the best fit, for a digit the counts fixed)
 counts towards the palette being classic."""
@@ -536,51 +539,87 @@ class Labeller:
         exact = set(range(len(self.grids))) if self.won else self._shots_showing(Cell.EXPLODED)
         revealed = {g.id for g in todo}
         ranges = [self._bounds(g.id, exact, revealed) for g in todo]
-        allowed = [[d for d in digits if lo <= d <= hi] for lo, hi in ranges]
-        forced = _forced(allowed)
-        cost = np.zeros((len(todo), len(digits)))
+        forced = self._forced_digits(todo, ranges, digits)
         colours = []
+        for g in todo:
+            colours.append(ink_colour(g.image, zero_img if zero_img is not None else self.looks[g.id].fill))
         for i, g in enumerate(todo):
-            ground = zero_img if zero_img is not None else self.looks[g.id].fill
-            colour = ink_colour(g.image, ground)
-            colours.append(colour)
-            bg = describe(zero_img).fill if zero_img is not None else self.looks[g.id].fill
-            for j, d in enumerate(digits):
-                cost[i, j] = _palette_cost(colour, bg, d) if d in allowed[i] else 1e6
-        classic = self._palette_confirmed(forced, colours, zero_img, todo)
-        rows, cols = linear_sum_assignment(cost)
-        LOGGER.debug("digit costs %s", [round(float(cost[i, j]), 2) for i, j in zip(rows, cols, strict=True)])
-        total = cost[rows, cols].sum()
-        for i, j in zip(rows, cols, strict=True):
-            g, d = todo[i], digits[j]
-            lo, hi = ranges[i]
-            if forced is not None and forced[i] is not None:
-                why = (
-                    f"each of its cells touches exactly {forced[i]} mines or flags"
-                    if lo == hi == forced[i]
-                    else f"the counting rules leave only {forced[i]} (it touches {lo}-{hi} flags or "
-                    "unrevealed cells; the other digit groups take the other values)"
-                )
+            if forced[i] is not None:
+                lo, hi = ranges[i]
+                if lo != hi:
+                    why = (
+                        f"the counting rules leave only {forced[i]} (it touches {lo}-{hi} flags or "
+                        "unrevealed cells; the other digit groups take the other values)"
+                    )
+                elif g.id in self._exact_groups(exact):
+                    why = f"each of its cells touches exactly {lo} mines or flags"
+                else:
+                    why = f"its cells' flags and unrevealed neighbours allow only {lo}"
                 self._propose(g.id, Cell(forced[i]), True, why)
-                continue
-            if cost[i, j] >= 1e6:
+        classic = self._palette_confirmed(forced, colours, zero_img, todo)
+        rest = [i for i in range(len(todo)) if forced[i] is None]
+        free = [d for d in digits if d not in set(forced)]
+        if not rest or not free:
+            return
+        cost = np.full((len(rest), len(free)), 1e6)
+        for r, i in enumerate(rest):
+            bg = describe(zero_img).fill if zero_img is not None else self.looks[todo[i].id].fill
+            lo, hi = ranges[i]
+            for k, d in enumerate(free):
+                if lo <= d <= hi:
+                    cost[r, k] = _palette_cost(colours[i], bg, d)
+        rows, cols = linear_sum_assignment(cost)
+        total = cost[rows, cols].sum()
+        for r, k in zip(rows, cols, strict=True):
+            i, d = rest[r], free[k]
+            g, (lo, hi) = todo[i], ranges[i]
+            if cost[r, k] >= 1e6:
                 self._propose(g.id, None, False, "no digit fits both its colour and its neighbours")
                 continue
             worse = cost.copy()
-            worse[i, j] = 1e6
+            worse[r, k] = 1e6
             r2, c2 = linear_sum_assignment(worse)
             margin = worse[r2, c2].sum() - total
             alts = tuple(
-                Cell(digits[k]) for k in np.argsort(cost[i]) if k != j and cost[i, k] < cost[i, j] + 1.5
+                Cell(free[m]) for m in np.argsort(cost[r]) if m != k and cost[r, m] < cost[r, k] + 1.5
             )[:2]
             hex_colour = "#{:02x}{:02x}{:02x}".format(*[int(x) for x in colours[i][::-1]])
-            sure = classic and margin >= SURE_MARGIN and cost[i, j] <= MAX_COST
+            sure = classic and margin >= SURE_MARGIN and cost[r, k] <= MAX_COST
             note = f"glyph colour {hex_colour}, touches {lo}-{hi} flags or unrevealed cells"
             if not classic:
                 note += "; the colours are not known to be the classic palette"
             elif not sure:
                 note += "; other digits fit nearly as well"
             self._propose(g.id, Cell(d), sure, note, alts)
+
+    def _exact_groups(self, exact: set[int]) -> set[int]:
+        """Groups with a cell on a screenshot where every mine shows."""
+        return {int(gid) for k in exact for gid in np.unique(self.grids[k])}
+
+    def _forced_digits(self, todo: list[Group], ranges: list[tuple[int, int]], digits: list[int]) -> list:
+        """The digit the counting rules force on each candidate group, or None.
+
+        A group whose own bounds meet (``lo == hi``) is that digit, whatever the others are. The
+        others are forced when every assignment of distinct digits gives them the same one; that
+        assumes one group per digit, so it is not trusted for a group with a look-alike among the
+        candidates (one digit split in two groups by a fractional pitch).
+        """
+        own = [lo if lo == hi else None for lo, hi in ranges]
+        feats = features(np.stack([g.image for g in todo]))
+        twins = set()
+        for i in range(len(todo)):
+            for k in range(i + 1, len(todo)):
+                if float(np.abs(feats[i] - feats[k]).mean()) <= TWIN_MEAN:
+                    twins |= {i, k}
+        rest = [i for i in range(len(todo)) if own[i] is None]
+        free = [d for d in digits if d not in set(own)]
+        by_matching = _forced([[d for d in free if ranges[i][0] <= d <= ranges[i][1]] for i in rest])
+        forced = list(own)
+        if by_matching is not None:
+            for i, d in zip(rest, by_matching, strict=True):
+                if i not in twins:
+                    forced[i] = d
+        return forced
 
     def _palette_confirmed(
         self,
