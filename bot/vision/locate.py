@@ -78,6 +78,10 @@ RIM_MAX = 20.0
 rim of some template. Measured on calibrated looks at scales 1-2: rims of cells the skin reads are
 within 19.3, and cells just outside a board (frames, window) 24 or more away."""
 
+EXTEND_PASSES = 4
+"""Most rounds of extend, refit and snap: a round that moves the grid or reads it better may let the
+next add strips it refused."""
+
 SNAP_BAND = 4
 """Rows (columns) across the board's middle whose cells' fit decides a snap along x (y)."""
 
@@ -435,6 +439,23 @@ def _snap(image: np.ndarray, geometry: Geometry, skin: Skin) -> Geometry:
     return geometry
 
 
+def _sides(g: Geometry, width: int, height: int) -> list[tuple[Geometry, int, int, int, int]]:
+    """The one-cell strips just outside a grid that lie inside the image: ``(strip, rows added
+    above, columns added left, rows added, columns added)``."""
+    sides = (
+        (Geometry(g.left, g.top - g.pitch_y, g.pitch_x, g.pitch_y, 1, g.cols), 1, 0, 1, 0),
+        (Geometry(g.left, g.top + g.rows * g.pitch_y, g.pitch_x, g.pitch_y, 1, g.cols), 0, 0, 1, 0),
+        (Geometry(g.left - g.pitch_x, g.top, g.pitch_x, g.pitch_y, g.rows, 1), 0, 1, 0, 1),
+        (Geometry(g.left + g.cols * g.pitch_x, g.top, g.pitch_x, g.pitch_y, g.rows, 1), 0, 0, 0, 1),
+    )
+    inside = []
+    for side in sides:
+        box = side[0].region()
+        if box.left >= 0 and box.top >= 0 and box.right <= width and box.bottom <= height:
+            inside.append(side)
+    return inside
+
+
 def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellReading) -> Geometry:
     """Add rows and columns outside the grid while every cell in them reads well."""
     height, width = image.shape[:2]
@@ -442,17 +463,7 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
     while grew:
         grew = False
         g = geometry
-        # (strip geometry, rows added above, columns added left, rows added, columns added)
-        sides = (
-            (Geometry(g.left, g.top - g.pitch_y, g.pitch_x, g.pitch_y, 1, g.cols), 1, 0, 1, 0),
-            (Geometry(g.left, g.top + g.rows * g.pitch_y, g.pitch_x, g.pitch_y, 1, g.cols), 0, 0, 1, 0),
-            (Geometry(g.left - g.pitch_x, g.top, g.pitch_x, g.pitch_y, g.rows, 1), 0, 1, 0, 1),
-            (Geometry(g.left + g.cols * g.pitch_x, g.top, g.pitch_x, g.pitch_y, g.rows, 1), 0, 0, 0, 1),
-        )
-        for strip, above, before, more_rows, more_cols in sides:
-            box = strip.region()
-            if box.left < 0 or box.top < 0 or box.right > width or box.bottom > height:
-                continue
+        for strip, above, before, more_rows, more_cols in _sides(g, width, height):
             if not _strip_fits(image, classify_cells(image, strip, skin), reference, skin):
                 continue
             geometry = Geometry(
@@ -479,13 +490,13 @@ def _locate_group(
     reading = classify_cells(image, geometry, skin)
     if _too_uncertain(reading, skin):
         return None
-    for _ in range(2):
-        size = (geometry.rows, geometry.cols)
+    for _ in range(EXTEND_PASSES):
+        before = geometry
         extended = _extend(image, geometry, skin, reading)
         geometry = _snap(image, _refit(extended, blobs, kinds, skin), skin)
         reading = classify_cells(image, geometry, skin)
-        if (geometry.rows, geometry.cols) == size:
-            break
+        if extended == before and not _moved(geometry, before):
+            break  # nothing grew or moved: the strips were judged as they stand
     if _too_uncertain(reading, skin) or min(geometry.rows, geometry.cols) < 2:
         return None
     return Location(geometry, reading, skin)
@@ -517,14 +528,28 @@ def _candidates(image: np.ndarray, skin: Skin, tolerance: int) -> list[Location]
             if any(f.geometry.region().contains(x, y) for f in found):
                 continue  # more blobs of a board already found
             location = _locate_group(image, members, sub, kinds, skin)
-            if location is not None and not any(_overlaps(location.geometry, f.geometry) for f in found):
-                found.append(location)
+            if location is None:
+                continue
+            overlapping = [f for f in found if _overlaps(location.geometry, f.geometry)]
+            if all(_cells(location) > _cells(f) for f in overlapping):
+                # a part of a board found first (from blobs cut off by unreadable cells) gives way
+                found = [f for f in found if f not in overlapping] + [location]
         if not used:
             break
         remaining = np.setdiff1d(remaining, remaining[np.concatenate(used)])
         if len(remaining) < MIN_GROUP:
             break
     return found
+
+
+def _moved(a: Geometry, b: Geometry) -> bool:
+    """True when any edge of the two grids differs by half a pixel or more (cells are cut otherwise)."""
+    ra, rb = ((g.left, g.top, g.left + g.cols * g.pitch_x, g.top + g.rows * g.pitch_y) for g in (a, b))
+    return (a.rows, a.cols) != (b.rows, b.cols) or max(abs(p - q) for p, q in zip(ra, rb, strict=True)) >= 0.5
+
+
+def _cells(location: Location) -> int:
+    return location.geometry.rows * location.geometry.cols
 
 
 def _overlaps(a: Geometry, b: Geometry) -> bool:
