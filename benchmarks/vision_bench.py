@@ -9,6 +9,11 @@ then median/95th-percentile times for locating a board on a 1920x1080 screenshot
 never met it): rendered classic screens (every stage and level, a board of every state; PNG and
 JPEG) and the real captures in ``tests/data/real``. It counts the cells of the missing state that were
 refused (must be all), and the other cells read right, refused, and read wrong (must be none).
+
+``--calibrated`` instead calibrates a skin from ONE screenshot of each look in ``tests/styles.py`` (a
+game not yet lost, so no mines; the truth answers calibration's questions) at scales 1-2, then reads
+five boards of states it knows and five lost boards (mines it never saw) with ``read_screen``: the
+first must read exactly, the second must be refused naming a cell of a state the skin lacks.
 """
 
 from __future__ import annotations
@@ -172,6 +177,67 @@ def unseen(qualities: tuple[int | None, ...]) -> bool:
     return safe
 
 
+def calibrated() -> bool:
+    """read_screen with skins calibrated from one shot of each test look; True when nothing was wrong."""
+    from collections import Counter
+
+    sys.path.insert(0, str(REAL.parent.parent))
+    from styles import LOOKS, REALDATA, fit_board, mid_game, real_look, screenshot
+
+    from bot.board import Cell
+    from bot.errors import RecognitionError
+    from bot.skin import load_skin
+    from calibration.session import CalibrateOptions, calibrate
+
+    looks = [(name, scale) for name in LOOKS for scale in (1.0, 1.25, 1.5, 1.625, 2.0)]
+    if REALDATA.is_dir():
+        looks += [(name, scale) for name in ("msx", "msx125", "win7") for scale in (1.0, 1.25, 1.625)]
+    print(
+        "| look | scale | known-state boards read exactly | lost boards refused on an unseen cell | other |"
+    )
+    print("|---|---|---|---|---|")
+    good = True
+    for name, scale in looks:
+        look = LOOKS[name] if name in LOOKS else real_look(name)
+        shot = fit_board(mid_game(12, 20, 40, seed=5, opened=0.4, flags=3), look)
+
+        def answer(analysis, sheet, shot=shot):
+            """Stands in for the user: each unsure group is what most of its cells truly are."""
+            answers = {}
+            for p in analysis.unsure():
+                votes = Counter(int(shot.cells[m.cell]) for m in analysis.groups[p.group].members)
+                answers[p.group] = Cell(votes.most_common(1)[0][0])
+            return answers
+
+        with tempfile.TemporaryDirectory() as folder:
+            options = CalibrateOptions(name=f"{name}-{scale}", out=Path(folder) / "skin")
+            report = calibrate(options, answer, images=[("shot.png", screenshot(shot, look, scale)[0])])
+            skin = load_skin(report.skin_path)
+        missing = [int(c) for c in skin.missing_states()]
+        outcome: Counter[str] = Counter()
+        for seed in (9, 13, 17, 21, 25):
+            lost = fit_board(mid_game(12, 20, 62, seed=seed, opened=0.4, lost=True), look)
+            known = lost.copy()
+            known.cells[np.isin(known.cells, missing)] = Cell.COVERED
+            for truth, kind in ((known, "known"), (lost, "lost")):
+                try:
+                    board = read_screen(screenshot(truth, look, scale)[0], skin).board
+                    result = "exact" if np.array_equal(board.cells, truth.cells) else "WRONG"
+                except RecognitionError as exc:
+                    result = "refused" if int(truth.cells[exc.cell]) in missing else "refused a known cell"
+                except MinebotError as exc:
+                    result = type(exc).__name__
+                outcome[f"{kind} {result}"] += 1
+        other = {k: v for k, v in outcome.items() if k not in ("known exact", "lost refused")}
+        print(
+            f"| {name} | {scale} | {outcome['known exact']}/5 | {outcome['lost refused']}/5 | "
+            + (", ".join(f"{k}: {v}" for k, v in sorted(other.items())) or "-")
+            + " |"
+        )
+        good &= not any("WRONG" in k for k in outcome)
+    return good
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="beginner only, PNG only")
@@ -181,11 +247,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="instead: shipped skins less one state, cells refused vs misread",
     )
+    parser.add_argument(
+        "--calibrated", action="store_true", help="instead: read_screen with skins calibrated from test looks"
+    )
     args = parser.parse_args(argv)
     levels = ("beginner",) if args.quick else ("beginner", "intermediate", "expert")
     qualities: tuple[int | None, ...] = (None,) if args.quick else (None, 90, 75)
     if args.unseen:
         return 0 if unseen(qualities) else 1
+    if args.calibrated:
+        return 0 if calibrated() else 1
     screens, good_screens, cells, good_cells = accuracy(levels, qualities)
     print(
         f"accuracy: {good_screens}/{screens} screenshots entirely right, {good_cells}/{cells} cells "

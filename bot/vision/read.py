@@ -33,8 +33,8 @@ AUTO = "auto"
 
 PRECHECK_UNCERTAIN = 0.5
 """With ``auto``, a skin that leaves more than this fraction of an already found board's cells
-uncertain cannot be the board's skin (a real fit leaves at most ``MAX_UNCERTAIN_FRACTION``, 0.2): its
-full locate is skipped."""
+uncertain cannot be the board's skin (a real fit leaves at most ``MAX_UNCERTAIN_FRACTION``, 0.2, or
+``MAX_UNSEEN_FRACTION``, 0.5, for a skin lacking states): its full locate is skipped."""
 
 PRESCORE_STRIDE = 4
 """Pixel stride of the subsampled screenshot on which skins' face colours are counted (ordering only)."""
