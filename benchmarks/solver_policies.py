@@ -6,7 +6,8 @@ Usage: python benchmarks/solver_policies.py [--level expert] [--rule safe] [--ga
 A variant is NAME or NAME:key=value,key=value over :class:`bot.solver.Policy` fields, e.g.
 ``best``, ``fast``, ``best:tolerance=0.05,max_candidates=8``, ``best:endgame=false``. Every variant
 plays the same games (seed S+i for game i), so differences come from the policy, not the luck of the
-deal. Prints one JSON line per variant.
+deal. Prints one JSON line per variant; every variant after the first also gets ``paired``: the games
+whose outcome differs from the first variant's, won by this one (``gained``) or by the first (``lost``).
 """
 
 from __future__ import annotations
@@ -41,12 +42,30 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    baseline: dict[int, bool] | None = None
     for text in args.variants:
         policy = parse_variant(text)
         options = BenchOptions(
             find_level(args.level), find_rule(args.rule), args.games, args.seed, args.workers, policy=policy
         )
-        print(json.dumps(run_bench(options).summary()), flush=True)
+        result = run_bench(options)
+        summary = result.summary()
+        won = {r.seed: r.won for r in result.records}
+        if baseline is None:
+            baseline = won
+        else:
+            summary["paired"] = paired(baseline, won)
+        print(json.dumps(summary), flush=True)
+
+
+def paired(baseline: dict[int, bool], other: dict[int, bool]) -> dict[str, int]:
+    """Games (by seed, both played) whose outcome differs: won only by ``other`` or only by ``baseline``."""
+    both = baseline.keys() & other.keys()
+    return {
+        "games": len(both),
+        "gained": sum(other[s] and not baseline[s] for s in both),
+        "lost": sum(baseline[s] and not other[s] for s in both),
+    }
 
 
 if __name__ == "__main__":

@@ -266,10 +266,10 @@ def test_docstring_examples(name):
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_secondary_safety_is_exact_and_the_fifty_penalty_only_lowers_it():
+def test_secondary_safety_is_exact_and_the_fifty_penalty_only_lowers_it_and_progress_only_raises_it():
     from bot.solver.policy import secondary_safety
 
-    checked = 0
+    checked = raised = 0
     for board in sample_positions(BenchOptions(find_level("beginner"), FirstClickRule.SAFE, 12, 21)):
         know = Knowledge.from_board(board)
         probs = solve(know, board.mines)
@@ -282,5 +282,8 @@ def test_secondary_safety_is_exact_and_the_fifty_penalty_only_lowers_it():
             penalised = secondary_safety(know, probs, j, board.mines, fifty_penalty=True)
             assert plain is not None and penalised is not None
             assert 0.0 <= penalised <= plain <= 1.0 - p + 1e-12  # survive this click, then the next
+            bonus = secondary_safety(know, probs, j, board.mines, progress=0.5)
+            assert bonus is not None and plain <= bonus <= plain + 0.5 * (1.0 - p) + 1e-12
+            raised += bonus > plain + 1e-9
             checked += 1
-    assert checked >= 10
+    assert checked >= 10 and raised >= 1

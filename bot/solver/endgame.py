@@ -100,7 +100,9 @@ def _by_safety(state: list[int], open_cells: int, n: int) -> list[tuple[int, int
     return pairs
 
 
-def search(know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET) -> EndgameChoice | None:
+def search(
+    know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET, max_arrangements: int = MAX_ARRANGEMENTS
+) -> EndgameChoice | None:
     """The click with the highest probability of winning, or None when the position is too big."""
     cells = know.cells
     unknown = [j for j, v in enumerate(cells) if v == COVERED and j not in know.known]
@@ -108,7 +110,7 @@ def search(know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET) -> 
         return None
     # cells next to a number first, so the constraints prune early
     unknown.sort(key=lambda j: (j not in know.cell_cons, j))
-    arr = arrangements(know, unknown, mines_left, MAX_ARRANGEMENTS)
+    arr = arrangements(know, unknown, mines_left, max_arrangements)
     if not arr:
         return None
     index = {j: i for i, j in enumerate(unknown)}

@@ -82,8 +82,12 @@ class Policy:
     max_candidates: int = 12
     off_candidates: int = 2
     endgame: bool = True
+    endgame_arrangements: int = MAX_ARRANGEMENTS
+    """Search the endgame exhaustively when at most this many arrangements remain."""
     fifty_penalty: bool = False
     """Look-ahead: halve a value's worth when it leaves an isolated 50/50 (off: not shown to help)."""
+    progress: float = 0.0
+    """Look-ahead: add this much for each value that proves a cell safe (P(safe) x P(progress) bonus)."""
 
 
 LOOKAHEAD_BUDGET = 20_000
@@ -283,9 +287,17 @@ def _after_safety(know: Knowledge, total: int | None) -> tuple[int, float] | Non
 
 
 def secondary_safety(
-    know: Knowledge, probs: Probabilities, j: int, total: int | None, fifty_penalty: bool = False
+    know: Knowledge,
+    probs: Probabilities,
+    j: int,
+    total: int | None,
+    fifty_penalty: bool = False,
+    progress: float = 0.0,
 ) -> float | None:
-    """P(cell safe) x E[best safety after it is revealed]; None when it cannot be computed exactly."""
+    """P(cell safe) x E[best safety after it is revealed (+ ``progress`` when a cell is then certain)].
+
+    None when it cannot be computed exactly.
+    """
     if not probs.exact or probs.weight is None:
         return None
     cells, known = know.cells, know.known
@@ -304,6 +316,8 @@ def secondary_safety(
         weight, safety = after
         if fifty_penalty and _isolated_pair(hyp) is not None:
             safety *= 0.5  # a coin flip no later click can avoid halves the chance to win
+        elif progress and safety >= 1.0:
+            safety += progress  # the next click is free: worth more than an equally safe guess
         mass += weight
         weighted += weight * safety
     if not mass:
@@ -317,8 +331,9 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     if pair is not None:
         return _open(know, pair, probs.prob[pair], "isolated 50/50: no click can ever resolve it")
     prob = probs.prob
-    if pol.endgame and probs.weight is not None and probs.weight <= MAX_ARRANGEMENTS and total is not None:
-        choice = search(know, total - know.known_mines())
+    limit = pol.endgame_arrangements
+    if pol.endgame and probs.weight is not None and probs.weight <= limit and total is not None:
+        choice = search(know, total - know.known_mines(), max_arrangements=limit)
         if choice is not None:
             why = f"endgame: exhaustive search of {choice.arrangements} arrangements, P(win)={choice.win:.3f}"
             return _open(know, choice.cell, prob[choice.cell], why)
@@ -331,7 +346,7 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
             if WORK.nodes - start > LOOKAHEAD_TOTAL:
                 LOGGER.debug("look-ahead budget spent after %d of %d candidates", len(scores), n)
                 break
-            s = secondary_safety(know, probs, j, total, pol.fifty_penalty)
+            s = secondary_safety(know, probs, j, total, pol.fifty_penalty, pol.progress)
             if s is not None:
                 scores[j] = s
     if scores:
