@@ -18,7 +18,7 @@ from bot.solver.rules import COVERED, Knowledge
 
 LOGGER = logging.getLogger(__name__)
 
-MAX_ARRANGEMENTS = 400
+MAX_ARRANGEMENTS = 1500
 """Search only when the position has at most this many consistent arrangements."""
 MAX_UNKNOWN = 40
 """... and at most this many unknown covered cells."""
