@@ -62,6 +62,8 @@ class CheckedInput(PyAutoGuiInput):
 class LiveReport:
     client: str
     level: str
+    display: str = ""
+    """The private X display the games ran on (nothing may be left running on it afterwards)."""
     games: int = 0
     wins: int = 0
     errors: list[str] = field(default_factory=list)
@@ -81,6 +83,7 @@ class LiveReport:
         return {
             "client": self.client,
             "level": self.level,
+            "display": self.display,
             "games": self.games,
             "wins": self.wins,
             "win_rate": self.wins / self.games if self.games else None,
@@ -121,6 +124,7 @@ def run(
     report = LiveReport(client_name, f"{lv.rows}x{lv.cols}/{lv.mines}")
     with VirtualDisplay() as vd:
         os.environ["DISPLAY"] = vd.display  # pyautogui binds to $DISPLAY when first imported
+        report.display = vd.display
         client_cls = CLIENTS[client_name]
         client = (
             client_cls(vd, (lv.rows, lv.cols, lv.mines))

@@ -12,22 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.realclients import ClientUnavailableError, find_program
+from bot.realclients import ClientUnavailableError, find_program, processes_with_env
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.live
 
 NEEDS = {"winemine": ["Xvfb", "xdotool", "wine"], "xdemineur": ["Xvfb", "xdotool", "xdemineur"]}
-
-
-def processes(name: str) -> list[str]:
-    """Running processes whose command line names ``name`` (zombies awaiting their reaper excluded)."""
-    out = subprocess.run(["ps", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout
-    return [
-        line
-        for line in out.splitlines()
-        if name in line and "ps -eo" not in line and line.split()[1][0] != "Z"
-    ]
 
 
 def missing_programs(client: str) -> list[str]:
@@ -45,7 +35,6 @@ def test_whole_expert_games_on_a_real_client(client, games, tmp_path):
     missing = missing_programs(client)
     if missing:
         pytest.skip(f"not installed: {', '.join(missing)}")
-    before = set(processes(client))
     report_path = tmp_path / "report.json"
     run = subprocess.run(
         [
@@ -74,4 +63,4 @@ def test_whole_expert_games_on_a_real_client(client, games, tmp_path):
     assert set(report["statuses"]) <= {"won", "lost"}
     assert run.returncode == 0, run.stdout + run.stderr
     assert report["own_ms_p50"] is not None and report["capture_ms_p50"] > 0
-    assert set(processes(client)) <= before, "the client was left running"
+    assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
