@@ -180,8 +180,10 @@ def test_cli_refuses_a_non_standard_board_without_mines(capsys):
         ]
     )
     assert code == 0
-    assert main(["play", "--games", "0"]) == 1
-    assert "--games must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as usage:
+        main(["play", "--games", "0"])
+    assert usage.value.code == 2
+    assert "expected a whole number >= 1, got '0'" in capsys.readouterr().err
 
 
 def test_flag_the_rest_only_when_every_covered_cell_is_a_mine():

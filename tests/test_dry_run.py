@@ -140,4 +140,4 @@ def test_record_rejects_zero_frames(capsys):
     with pytest.raises(SystemExit) as info:
         main(["record", "--frames", "0"])
     assert info.value.code == 2
-    assert "must be 1 or more" in capsys.readouterr().err
+    assert "expected a whole number >= 1, got '0'" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import sys
 
 from bot.bench import BenchOptions, BenchResult, play_game, run_bench
 from bot.board import Coord
+from bot.commands import positive
 from bot.commands.solve import rule_argument
 from bot.game import FirstClickRule, Level, find_level
 from bot.progress import Progress
@@ -38,17 +39,6 @@ def cell_argument(text: str) -> Coord:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected ROW,COL (0-based), got {text!r}") from None
     return (r, c)
-
-
-def positive(text: str) -> int:
-    """argparse type for a count of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot.agent import Player, PlayOptions, make_dpi_aware
 from bot.board import Board
+from bot.commands import positive
 from bot.errors import MinebotError
 from bot.game import FirstClickRule, find_level, find_rule
 from bot.solver import Move
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="screen",
         help="screen: the live screen (default); sim: the built-in simulated client",
     )
-    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
+    parser.add_argument("--games", type=positive, default=1, metavar="N", help="games to play (default 1)")
     parser.add_argument(
         "--level",
         default=None,
@@ -100,8 +101,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from(args: argparse.Namespace) -> PlayOptions:
-    if args.games < 1:
-        raise MinebotError(f"--games must be at least 1, got {args.games}")
     mines = args.mines
     if mines is None and args.level:
         mines = find_level(args.level).mines

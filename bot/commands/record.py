@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.capture import CaptureBackend, open_capture
+from bot.commands import positive
 from bot.errors import CaptureError
 from bot.progress import Progress
 
@@ -40,14 +41,6 @@ def positive_float(text: str) -> float:
     return value
 
 
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text!r}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
@@ -60,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--interval", type=positive_float, default=1.0, metavar="S", help="seconds between frames (default 1)"
     )
     parser.add_argument(
-        "--frames", type=positive_int, default=10, metavar="N", help="frames to save (default 10)"
+        "--frames", type=positive, default=10, metavar="N", help="frames to save (default 10)"
     )
 
 
