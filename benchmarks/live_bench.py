@@ -1,6 +1,6 @@
 """Play Expert games on a real client under Xvfb and report win rate, game time and per-move latency.
 
-Starts a private virtual screen and the client (Wine's winemine or xdemineur, via bot.realclients),
+Starts a private virtual screen and the client (Wine's winemine or xdemineur, via harness.realclients),
 then plays through the real pipeline: mss capture, OpenCV reading, the solver, pyautogui clicks.
 Every click is checked against the board the bot located, and every game's outcome is checked
 against what the bot read. Used by the live end-to-end tests with a few games.
@@ -33,7 +33,7 @@ from bot.capture import MssCapture  # noqa: E402
 from bot.game import find_level  # noqa: E402
 from bot.input import PyAutoGuiInput  # noqa: E402
 from bot.progress import Progress  # noqa: E402
-from bot.realclients import CLIENTS, VirtualDisplay  # noqa: E402
+from harness.realclients import CLIENTS, VirtualDisplay  # noqa: E402
 
 STEPS = ("capture", "classify", "solve", "click", "wait", "own")
 

@@ -28,13 +28,47 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from bot.board import Cell, neighbour_table
 from calibration.cluster import features
 from calibration.model import Group, Proposal
 
 LOGGER = logging.getLogger(__name__)
+
+
+def min_cost_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of a cheapest one-to-one assignment (as many pairs as the smaller side).
+
+    Exact dynamic programming over subsets of the smaller side: digit groups against digits are at most
+    9 x 9, so 2**9 states suffice and no optimisation library is needed.
+    """
+    cost = np.asarray(cost, dtype=float)
+    if cost.shape[0] > cost.shape[1]:
+        cols, rows = min_cost_assignment(cost.T)
+        order = np.argsort(rows, kind="stable")
+        return rows[order], cols[order]
+    n_rows, n_cols = cost.shape
+    # best[mask] = (cost, choice) after assigning the first popcount(mask)... rows, mask = columns used
+    best: dict[int, float] = {0: 0.0}
+    back: dict[tuple[int, int], int] = {}
+    for r in range(n_rows):
+        nxt: dict[int, float] = {}
+        for mask, total in best.items():
+            for c in range(n_cols):
+                if mask >> c & 1:
+                    continue
+                m2, t2 = mask | 1 << c, total + cost[r, c]
+                if t2 < nxt.get(m2, float("inf")):
+                    nxt[m2] = t2
+                    back[(r, m2)] = c
+        best = nxt
+    mask = min(best, key=best.__getitem__) if best else 0
+    cols_out = []
+    for r in range(n_rows - 1, -1, -1):
+        c = back[(r, mask)]
+        cols_out.append(c)
+        mask &= ~(1 << c)
+    return np.arange(n_rows), np.array(cols_out[::-1], dtype=int)
 
 RING_SAME = 25.0
 """Largest median ring difference (0-255, per pixel in its most different channel) between groups of one
@@ -568,7 +602,7 @@ class Labeller:
             for k, d in enumerate(free):
                 if lo <= d <= hi:
                     cost[r, k] = _palette_cost(colours[i], bg, d)
-        rows, cols = linear_sum_assignment(cost)
+        rows, cols = min_cost_assignment(cost)
         total = cost[rows, cols].sum()
         for r, k in zip(rows, cols, strict=True):
             i, d = rest[r], free[k]
@@ -578,7 +612,7 @@ class Labeller:
                 continue
             worse = cost.copy()
             worse[r, k] = 1e6
-            r2, c2 = linear_sum_assignment(worse)
+            r2, c2 = min_cost_assignment(worse)
             margin = worse[r2, c2].sum() - total
             alts = tuple(
                 Cell(free[m]) for m in np.argsort(cost[r]) if m != k and cost[r, m] < cost[r, k] + 1.5

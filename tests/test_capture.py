@@ -239,7 +239,7 @@ def test_factory_names_and_errors(tmp_path) -> None:
 @pytest.fixture
 def xvfb():
     """A private Xvfb display for the test, stopped afterwards; skip when Xvfb is not installed."""
-    from bot.realclients import ClientUnavailableError, VirtualDisplay
+    from harness.realclients import ClientUnavailableError, VirtualDisplay
 
     try:
         display = VirtualDisplay(320, 200).__enter__()

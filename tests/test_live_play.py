@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.realclients import ClientUnavailableError, find_program, processes_with_env
+from harness.realclients import ClientUnavailableError, find_program, processes_with_env
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.live

@@ -11,7 +11,7 @@ import pytest
 from bot.board import Board, Cell
 from bot.game import FirstClickRule
 from bot.geometry import Geometry
-from bot.realclients import (
+from harness.realclients import (
     ClientUnavailableError,
     VirtualDisplay,
     WineMine,
