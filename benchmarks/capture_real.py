@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.board import Board, Cell, Coord  # noqa: E402
 from bot.errors import RecognitionError  # noqa: E402
 from bot.geometry import Geometry  # noqa: E402
-from harness.realclients import RealClient, VirtualDisplay, WineMine, XDemineur  # noqa: E402
 from bot.skin import TEMPLATES_DIR, Skin, load_skin  # noqa: E402
+from harness.realclients import RealClient, VirtualDisplay, WineMine, XDemineur  # noqa: E402
 
 LOGGER = logging.getLogger(__name__)
 CAPTURE_SCREEN = (800, 600)

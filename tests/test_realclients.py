@@ -11,6 +11,7 @@ import pytest
 from bot.board import Board, Cell
 from bot.game import FirstClickRule
 from bot.geometry import Geometry
+from bot.skin import STATE_NAMES, TEMPLATES_DIR, load_skin
 from harness.realclients import (
     ClientUnavailableError,
     VirtualDisplay,
@@ -19,7 +20,6 @@ from harness.realclients import (
     processes_with_env,
     screenshot,
 )
-from bot.skin import STATE_NAMES, TEMPLATES_DIR, load_skin
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
 CLIENTS = ("winemine", "xdemineur")
