@@ -70,6 +70,7 @@ def min_cost_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mask &= ~(1 << c)
     return np.arange(n_rows), np.array(cols_out[::-1], dtype=int)
 
+
 RING_SAME = 25.0
 """Largest median ring difference (0-255, per pixel in its most different channel) between groups of one
 base. Per pixel, not per value: green and black rings agree in two channels of three."""
