@@ -326,19 +326,19 @@ class FrameSource(Protocol):
 
 
 class SimCapture(CaptureBackend):
-    """Grabs the simulated client's current rendered screen (see :class:`bot.mock.SimClient`)."""
+    """Grabs the current screen of a frame source, such as the simulated client (:class:`bot.mock.SimClient`).
+
+    The source is given, never built here: capture knows nothing of the mock client (the mock wires
+    itself to this backend), so importing one never imports the other.
+    """
 
     name = "sim"
 
-    def __init__(self, client: FrameSource | None = None, **client_options: Any) -> None:
+    def __init__(self, source: FrameSource) -> None:
         super().__init__()
-        if client is None:
-            from bot.mock import SimClient
-
-            client = SimClient(**client_options)
-        elif client_options:
-            raise CaptureError(f"sim capture got both a client and client options {sorted(client_options)}")
-        self.client = client
+        if not callable(getattr(source, "frame", None)):
+            raise CaptureError(f"the sim capture needs a frame source with a frame() method, got {source!r}")
+        self.client = source
 
     def screen_region(self) -> Region:
         height, width = self.client.frame().shape[:2]
@@ -355,7 +355,8 @@ _CLASSES: dict[str, type[CaptureBackend]] = {"mss": MssCapture, "replay": Replay
 
 
 def open_capture(name: str, **options: Any) -> CaptureBackend:
-    """A capture backend by name (``mss``, ``replay`` or ``sim``) with its options.
+    """A capture backend by name (``mss``, ``replay`` or ``sim``) with its options
+    (``sim`` takes ``source``, a frame source such as :class:`bot.mock.SimClient`).
 
     Raises:
         CaptureError: for an unknown name or options the backend does not take.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -212,16 +213,50 @@ def test_replay_errors_name_the_file(tmp_path) -> None:
 # -- the simulated client and the factory ---------------------------------------------------------------
 
 
-def test_sim_capture_shows_the_simulated_screen() -> None:
-    with open_capture("sim", level="beginner", seed=2, screen_size=(640, 480), clutter=False) as cap:
-        assert isinstance(cap, SimCapture)
-        assert cap.screen_region() == Region(0, 0, 640, 480)
-        region = cap.client.geometry.region()
-        assert np.array_equal(
-            cap.grab(region), cap.client.frame()[region.top : region.bottom, region.left : region.right]
-        )
-    with pytest.raises(CaptureError, match="both a client and client options"):
-        SimCapture(cap.client, level="expert")
+class Frames:
+    """A frame source: what the sim capture shows (the simulated client is one)."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+
+    def frame(self) -> np.ndarray:
+        return self.image
+
+
+def test_sim_capture_shows_its_frame_source() -> None:
+    source = Frames(gradient(64, 48))
+    with open_capture("sim", source=source) as cap:
+        assert isinstance(cap, SimCapture) and cap.client is source
+        assert cap.screen_region() == Region(0, 0, 64, 48)
+        assert np.array_equal(cap.grab((5, 6, 10, 4)), source.image[6:10, 5:15])
+    with pytest.raises(CaptureError, match="frame source"):
+        SimCapture(object())  # type: ignore[arg-type]
+    with pytest.raises(CaptureError, match="bad options for the sim backend"):
+        open_capture("sim", level="expert")
+
+
+def _imported_modules(module: str) -> set[str]:
+    """The ``bot.*`` modules a module's source imports (at any depth of its code)."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name.startswith("bot")}
+
+
+def test_no_import_loop_between_capture_input_and_the_mock() -> None:
+    """capture and input are backends the mock builds on; they never reach back into the mock."""
+    assert not _imported_modules("bot.capture") & {"bot.mock", "bot.input", "bot.render"}
+    assert "bot.mock" not in _imported_modules("bot.input")
+    assert {"bot.capture", "bot.input"} <= _imported_modules("bot.mock")
 
 
 def test_factory_names_and_errors(tmp_path) -> None:
