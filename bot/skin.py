@@ -27,7 +27,9 @@ at nominal size (bevel included, grid line excluded), BGR. This module loads ima
 which is imported lazily so the core never needs it.
 
 Skins are found by name in, in order: the folders of ``$MINEBOT_SKIN_PATH`` (``os.pathsep``-separated),
-the per-user folder (:func:`user_skin_dir`), then the repo's ``templates/``.
+the per-user folder (:func:`user_skin_dir`), then the shipped skins (:data:`TEMPLATES_DIR`). Their one
+source is the repo's top-level ``templates/``; a wheel carries it as ``bot/templates`` (see
+``pyproject.toml``), an editable install or a source checkout reads ``templates/`` in place.
 """
 
 from __future__ import annotations
@@ -60,8 +62,18 @@ STATE_NAMES: dict[str, Cell] = {
 FACE_NAMES = ("playing", "won", "lost")
 NEW_GAME_WAYS = ("face", "F2", "restart")
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
-"""The repo's shipped skins (``pip install -e .`` keeps this next to the package)."""
+
+def shipped_skins_dir() -> Path:
+    """The skins that come with minebot: ``bot/templates`` in a wheel, else the checkout's ``templates/``."""
+    package = Path(__file__).resolve().parent
+    checkout = package.parent
+    if not (package / "templates").is_dir() and (checkout / "pyproject.toml").is_file():
+        return checkout / "templates"
+    return package / "templates"
+
+
+TEMPLATES_DIR = shipped_skins_dir()
+"""The shipped skins (the same files from a wheel, an editable install or a source checkout)."""
 
 
 def user_skin_dir() -> Path:
