@@ -17,8 +17,13 @@ A skin folder looks like this (``templates/classic/`` is an example)::
       "new_game": "face",              # how a new game starts: face | F2 | restart
       "cells": {"covered": "covered.png", "flag": "flag.png", "0": "0.png", ..., "8": "8.png",
                 "mine": "mine.png", "exploded": "exploded.png", "wrong_flag": "wrong_flag.png"},
-      "faces": {"playing": "face_playing.png", "won": "face_won.png", "lost": "face_lost.png"}
+      "faces": {"playing": "face_playing.png", "won": "face_won.png", "lost": "face_lost.png"},
+      "variants": {"covered": ["covered_light.png"]}   # optional: more looks of a state (below)
     }
+
+``variants`` lists further templates of a state a client draws in more than one look (Windows 7 shades
+its covered tiles across the board and lights one up under the pointer); a cell between the state's
+template and one of its variants reads as that state (:mod:`bot.vision.classify`).
 
 Every cell state must be listed. A state the skin has never seen (a calibration that met no 8 yet)
 is listed with ``null``: the skin loads, :meth:`Skin.missing_states` names it, and a cell that looks
@@ -107,6 +112,8 @@ class Skin:
     description: str = ""
     cells: dict[Cell, np.ndarray] = field(default_factory=dict)
     faces: dict[str, np.ndarray] = field(default_factory=dict)
+    variants: dict[Cell, list[np.ndarray]] = field(default_factory=dict)
+    """Further looks of a state, beside its template in ``cells``."""
 
     def missing_states(self) -> list[Cell]:
         """Cell states this skin has no template for (it cannot read them)."""
@@ -174,6 +181,10 @@ def load_skin(path: str | os.PathLike[str]) -> Skin:
         if name not in FACE_NAMES:
             raise SkinError(f"unknown face {name!r}; faces are {FACE_NAMES}", str(meta_path))
         skin.faces[name] = _read_png(folder / filename)
+    for name, filenames in (meta.get("variants") or {}).items():
+        if STATE_NAMES.get(name) not in skin.cells:
+            raise SkinError(f"variants of {name!r}, a state with no template", str(meta_path))
+        skin.variants[STATE_NAMES[name]] = [_read_png(folder / filename) for filename in filenames]
     if Cell.COVERED not in skin.cells:
         raise SkinError("a skin needs at least the covered cell template", str(meta_path))
     if skin.missing_states():
