@@ -5,23 +5,25 @@ How it works, after the cheap rules (:mod:`bot.solver.rules`) have removed every
 1. The unknown covered cells next to a number (the frontier) are merged into *groups*: cells touched by
    exactly the same numbers are interchangeable, so a group of ``s`` cells holding ``m`` mines counts
    ``C(s, m)`` arrangements. Numbers that share cells are joined into independent *regions*.
-2. Each region is enumerated by backtracking over its groups (bounds from every number prune early,
-   so every leaf is a solution) into, per mine total ``k``, the number of solutions and, per group,
-   the mine-weighted count. Results are cached by the region's constraints, so a region that did not
-   change since the last move is never enumerated again.
+2. Each region is counted into, per mine total ``k``, the number of solutions and, per group, the
+   mine-weighted and mine-free-weighted counts. Small regions are enumerated by backtracking (bounds
+   from every number prune early, so every leaf is a solution); a region that takes more than
+   :data:`BACKTRACK_NODES` nodes is counted by the frontier sweep of :mod:`bot.solver.sweep`, whose
+   work grows with the number of distinct partial states, not with the number of solutions (a tangled
+   Expert region of 90 groups takes a few thousand transitions). Results are cached by the region's
+   constraints, so a region that did not change since the last move is never counted again.
 3. Regions are combined by convolution; each frontier total ``F`` is weighted by
-   ``C(off-frontier cells, mines left - F)``; off-frontier cells share one probability. Everything is
-   exact Python integers until one final division, so results match brute force to 1e-9 and huge
-   binomials never overflow.
+   ``C(off-frontier cells, mines left - F)`` (in log space, normalised, so no size of board overflows);
+   off-frontier cells share one probability. A probability is ``mines / (mines + free)``, both sums of
+   positive terms: accurate to about 1e-13, and exactly 0.0 or 1.0 only when the cell is certain.
 
-Worst-case time is bounded: a region may visit at most ``node_budget`` search nodes (default
-:data:`NODE_BUDGET`, about 0.35 s on the project's loaded 2-core machine). Beyond that the region is
-*approximated*: each of its cells gets the mean density of the numbers around it, clamped to
-[0.02, 0.98], and every other region is weighted independently of the mine total (see below). The
-approximation never reports 0.0 or 1.0 for a cell that is not certain: those come only from the rules
-or from regions solved exactly, where "safe in every local solution" is safe whatever the total. In
-200 Expert games (4,028 enumerations) no region came near the cap (none above 20,000 nodes), so its
-cost in win rate is below what the benchmark can resolve; it guards against adversarial boards.
+Worst-case time is bounded by ``node_budget`` work units per region (default :data:`NODE_BUDGET`:
+backtracking nodes plus sweep transitions). It is a guard, not a working limit: the hardest of 100
+generated Expert positions (8-35% of the safe cells revealed at random, see
+``benchmarks/solver_hard.py``) needs well under 1% of it. Past it a region is *approximated*: each of
+its cells gets the mean density of the numbers around it, clamped to [0.02, 0.98], every other region
+is weighted independently of the mine total, and :attr:`Probabilities.exact` is False. The
+approximation never reports 0.0 or 1.0 for a cell that is not certain.
 
 With the mine total unknown (``total_mines=None`` and no ``board.mines``), each region is weighted on
 its own, as if every cell were a mine independently with density :data:`UNKNOWN_DENSITY` (a region
@@ -33,17 +35,22 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from fractions import Fraction
+
+import numpy as np
 
 from bot.errors import ContradictionError
 from bot.solver.rules import COVERED, Knowledge
+from bot.solver.sweep import SweepOverflow, sweep_count
 
 LOGGER = logging.getLogger(__name__)
 
-NODE_BUDGET = 60_000
-"""Search nodes one region may visit before it is approximated (bounds a move's worst-case time)."""
+NODE_BUDGET = 2_000_000
+"""Work units (search nodes + sweep transitions) one region may take before it is approximated."""
 
-UNKNOWN_DENSITY = Fraction(1, 5)
+BACKTRACK_NODES = 1_500
+"""Backtracking nodes a region may visit before the frontier sweep counts it instead."""
+
+UNKNOWN_DENSITY = 0.2
 """Mine density assumed when the total is unknown (Expert is 0.206, Intermediate 0.156)."""
 
 _CACHE_SIZE = 4096
@@ -52,13 +59,15 @@ _CACHE: dict[tuple, RegionCount | None] = {}
 
 @dataclass(frozen=True)
 class RegionCount:
-    """The enumeration of one region: solutions per mine total, and per group the mine-weighted sums."""
+    """The count of one region: solutions per mine total, and per group the mine- and free-weighted sums."""
 
     groups: tuple[tuple[int, ...], ...]
-    counts: tuple[int, ...]
-    """``counts[k]``: weighted number of solutions with ``k`` mines in the region."""
-    sums: tuple[tuple[int, ...], ...]
-    """``sums[k][g]``: sum over those solutions of (mines in group g) x weight."""
+    counts: np.ndarray
+    """``counts[k]``: weighted number of solutions with ``k`` mines in the region (float64)."""
+    mines: np.ndarray
+    """``mines[k, g]``: sum over those solutions of (mines in group g) x weight."""
+    free: np.ndarray
+    """``free[k, g]``: sum over those solutions of (mine-free cells in group g) x weight."""
 
 
 @dataclass
@@ -67,8 +76,8 @@ class Probabilities:
 
     prob: dict[int, float]
     """P(mine) for every covered, unflagged cell (rule-proven cells included, as 0.0 / 1.0)."""
-    weight: int | None
-    """Number of full-board mine arrangements consistent with the board (None unless exact)."""
+    log_weight: float | None
+    """Natural log of the number of full-board arrangements consistent with the board (None unless exact)."""
     exact: bool
     """False when the total was unknown or a region was approximated."""
     frontier: frozenset[int]
@@ -77,16 +86,23 @@ class Probabilities:
     """Unknown cells next to no number."""
     off_prob: float | None
 
+    @property
+    def weight(self) -> float | None:
+        """The number of consistent full-board arrangements (float; inf past float range), or None."""
+        if self.log_weight is None:
+            return None
+        return math.exp(self.log_weight) if self.log_weight < 709 else math.inf
+
 
 @dataclass
 class WorkCounter:
-    """Search nodes visited by region enumerations so far (callers diff it to budget a whole move)."""
+    """Work units (nodes, transitions) spent by region counts so far (callers diff it to budget a move)."""
 
     nodes: int = 0
 
 
 WORK = WorkCounter()
-"""Process-wide count of enumeration nodes; the guess policy caps its look-ahead with it."""
+"""Process-wide count of counting work; the guess policy caps its look-ahead with it."""
 
 
 class _Overflow(Exception):
@@ -185,11 +201,8 @@ def _region_key(know: Knowledge, region: list[int]) -> tuple:
     return tuple(sorted((tuple(sorted(know.cons[k][0])), know.cons[k][1]) for k in region))
 
 
-def count_region(know: Knowledge, region: list[int], budget: int = NODE_BUDGET) -> RegionCount | None:
-    """Enumerate one region (a list of constraint cells), cached; None when it exceeds ``budget``."""
-    key = _region_key(know, region)
-    if key in _CACHE:
-        return _CACHE[key]
+def _region_problem(know: Knowledge, key: tuple) -> tuple[list[tuple[int, ...]], list]:
+    """The region's groups (cells touched by the same numbers) and its constraints over group indices."""
     cell_cons = know.cell_cons
     by_sig: dict[tuple[int, ...], list[int]] = {}
     for cells, _ in key:
@@ -198,25 +211,55 @@ def count_region(know: Knowledge, region: list[int], budget: int = NODE_BUDGET) 
             members = by_sig.setdefault(sig, [])
             if j not in members:
                 members.append(j)
-    groups = [tuple(sorted(cells)) for cells in by_sig.values()]
-    groups.sort()
+    groups = sorted(tuple(sorted(cells)) for cells in by_sig.values())
     index = {j: g for g, cells in enumerate(groups) for j in cells}
-    cons = []
-    for cells, need in key:
-        cons.append((sorted({index[j] for j in cells}), need))
+    cons = [(sorted({index[j] for j in cells}), need) for cells, need in key]
+    return groups, cons
+
+
+def _count(sizes: list[int], cons: list, budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Backtracking for small regions, the frontier sweep for the rest; raises past ``budget``."""
     try:
-        counts, sums = _enumerate([len(g) for g in groups], cons, budget)
+        counts, sums = _enumerate(sizes, cons, min(budget, BACKTRACK_NODES))
     except _Overflow:
-        LOGGER.debug("region of %d groups exceeded %d nodes: approximated", len(groups), budget)
+        if budget <= BACKTRACK_NODES:
+            raise
+        try:
+            counts_f, mines, free, work = sweep_count(sizes, cons, budget - BACKTRACK_NODES)
+        except SweepOverflow:
+            WORK.nodes += budget
+            raise _Overflow from None
+        WORK.nodes += work
+        return counts_f, mines, free
+    free_int = [
+        [c * s - m for s, m in zip(sizes, row, strict=True)] for c, row in zip(counts, sums, strict=True)
+    ]
+    return (
+        np.array([float(c) for c in counts]),
+        np.array([[float(x) for x in row] for row in sums]).reshape(len(counts), len(sizes)),
+        np.array([[float(x) for x in row] for row in free_int]).reshape(len(counts), len(sizes)),
+    )
+
+
+def count_region(know: Knowledge, region: list[int], budget: int = NODE_BUDGET) -> RegionCount | None:
+    """Count one region (a list of constraint cells), cached; None when it exceeds ``budget``."""
+    key = _region_key(know, region)
+    if key in _CACHE:
+        return _CACHE[key]
+    groups, cons = _region_problem(know, key)
+    try:
+        counts, mines, free = _count([len(g) for g in groups], cons, budget)
+    except _Overflow:
+        LOGGER.debug("region of %d groups exceeded %d work units: approximated", len(groups), budget)
         result = None
     else:
-        if not any(counts):
+        if not counts.any():
             k = min(region)
             raise ContradictionError(
                 f"no arrangement of mines satisfies the numbers around cell {divmod(k, know.cols)}",
                 divmod(k, know.cols),
             )
-        result = RegionCount(tuple(groups), tuple(counts), tuple(tuple(row) for row in sums))
+        result = RegionCount(tuple(groups), counts, mines, free)
     if len(_CACHE) >= _CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = result
@@ -244,15 +287,6 @@ def split_regions(know: Knowledge) -> list[list[int]]:
     for k in know.cons:
         regions.setdefault(find(k), []).append(k)
     return sorted(regions.values(), key=min)
-
-
-def _convolve(a: list[int], b: list[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
 
 
 def solve(know: Knowledge, total: int | None, node_budget: int = NODE_BUDGET) -> Probabilities:
@@ -287,13 +321,30 @@ def solve(know: Knowledge, total: int | None, node_budget: int = NODE_BUDGET) ->
     exact = mines_left is not None and all(c is not None for c in counted)
     if exact:
         assert mines_left is not None
-        weight, off_prob = _combine_exact(know, regions, counted, off, mines_left, prob)
+        log_weight, off_prob = _combine_exact(know, regions, counted, off, mines_left, prob)
     else:
-        weight = None
+        log_weight = None
         off_prob = _combine_independent(know, regions, counted, off, mines_left, prob)
     for j in off:
         prob[j] = off_prob  # type: ignore[assignment]
-    return Probabilities(prob, weight, exact, frontier, off, off_prob if off else None)
+    return Probabilities(prob, log_weight, exact, frontier, off, off_prob if off else None)
+
+
+def _ratio(mines: float, free: float) -> float:
+    """P(mine) from the mine- and free-weighted sums: exactly 0.0 or 1.0 only when one of them is 0."""
+    if not free:
+        return 1.0
+    return mines / (mines + free) if mines else 0.0
+
+
+def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
+    """log C(n, k) elementwise; -inf where k is outside [0, n]."""
+    k = np.asarray(k, dtype=float)
+    ok = (k >= 0) & (k <= n)
+    kk = np.where(ok, k, 0.0)
+    lg = np.vectorize(math.lgamma, otypes=[float])
+    out = math.lgamma(n + 1) - lg(kk + 1) - lg(n - kk + 1)
+    return np.where(ok, out, -np.inf)
 
 
 def _combine_exact(
@@ -303,25 +354,28 @@ def _combine_exact(
     off: tuple[int, ...],
     mines_left: int,
     prob: dict[int, float],
-) -> tuple[int, float | None]:
-    """Convolve exact regions with the off-frontier binomial; fill ``prob``; return (weight, off P)."""
-    polys = [list(rc.counts) for rc in counted if rc is not None]
+) -> tuple[float, float | None]:
+    """Convolve exact regions with the off-frontier binomial; fill ``prob``; return (log weight, off P)."""
+    rcs = [rc for rc in counted if rc is not None]
+    scales = [float(rc.counts.max()) for rc in rcs]
+    polys = [rc.counts / sc for rc, sc in zip(rcs, scales, strict=True)]
     n_off = len(off)
-    prefix = [[1]]
+    prefix = [np.ones(1)]
     for p in polys:
-        prefix.append(_convolve(prefix[-1], p))
-    suffix = [[1]]
+        prefix.append(np.convolve(prefix[-1], p))
+    suffix = [np.ones(1)]
     for p in reversed(polys):
-        suffix.append(_convolve(suffix[-1], p))
+        suffix.append(np.convolve(suffix[-1], p))
     suffix.reverse()
     everything = prefix[-1]
-    off_weight = [
-        math.comb(n_off, mines_left - f) if 0 <= mines_left - f <= n_off else 0
-        for f in range(len(everything) + 1)
-    ]
-    weight = sum(t * off_weight[f] for f, t in enumerate(everything))
+    f = np.arange(len(everything))
+    log_off = _log_comb(n_off, mines_left - f)
+    top = log_off.max()
+    off_weight = np.exp(log_off - top) if np.isfinite(top) else np.zeros(len(f))
+    terms = everything * off_weight
+    weight = float(terms.sum())
     if weight == 0:
-        low = next(f for f, t in enumerate(everything) if t)
+        low = int(np.flatnonzero(everything)[0])
         cols = know.cols
         if low > mines_left:
             k = min(regions[0])
@@ -335,22 +389,22 @@ def _combine_exact(
         raise ContradictionError(
             f"{mines_left} mines are left but too few covered cells can hold them (e.g. cell {where})", where
         )
-    for r, rc in enumerate(counted):
-        assert rc is not None
-        others = _convolve(prefix[r], suffix[r + 1])
-        wk = [
-            sum(o * off_weight[k + f] for f, o in enumerate(others) if k + f < len(off_weight))
-            for k in range(len(rc.counts))
-        ]
+    log_weight = sum(math.log(sc) for sc in scales) + float(top) + math.log(weight)
+    for r, rc in enumerate(rcs):
+        others = np.convolve(prefix[r], suffix[r + 1])
+        windows = np.lib.stride_tricks.sliding_window_view(off_weight, len(others))
+        wk = windows[: len(rc.counts)] @ others / scales[r]
+        mines = wk @ rc.mines
+        free = wk @ rc.free
         for g, group in enumerate(rc.groups):
-            num = sum(row[g] * wk[k] for k, row in enumerate(rc.sums) if row[g])
-            p = num / (weight * len(group))
+            p = _ratio(float(mines[g]), float(free[g]))
             for j in group:
                 prob[j] = p
     if not n_off:
-        return weight, None
-    num = sum(t * off_weight[f] * (mines_left - f) for f, t in enumerate(everything) if t)
-    return weight, num / (weight * n_off)
+        return log_weight, None
+    off_mines = float((terms * (mines_left - f)).sum())
+    off_free = float((terms * (n_off - mines_left + f)).sum())
+    return log_weight, _ratio(off_mines, off_free)
 
 
 def _combine_independent(
@@ -366,24 +420,25 @@ def _combine_independent(
     if mines_left is None:
         density = UNKNOWN_DENSITY
     else:
-        density = Fraction(min(max(mines_left, 1), max(unknown - 1, 1)), max(unknown, 2))
+        density = min(max(mines_left, 1), max(unknown - 1, 1)) / max(unknown, 2)
     q = density / (1 - density)
-    expected = Fraction(0)
+    expected = 0.0
     for region, rc in zip(regions, counted, strict=True):
         if rc is None:
             for j in {j for k in region for j in know.cons[k][0]}:
                 ds = [know.cons[k][1] / len(know.cons[k][0]) for k in know.cell_cons[j]]
                 prob[j] = min(max(sum(ds) / len(ds), 0.02), 0.98)
-                expected += Fraction(prob[j])
+                expected += prob[j]
             continue
-        scale = [q**k for k in range(len(rc.counts))]
-        den = sum(c * s for c, s in zip(rc.counts, scale, strict=True))
+        top = len(rc.counts) - 1
+        scale = np.exp((np.arange(top + 1) - top) * math.log(q))
+        mines = scale @ rc.mines
+        free = scale @ rc.free
         for g, group in enumerate(rc.groups):
-            num = sum(row[g] * scale[k] for k, row in enumerate(rc.sums))
-            p = num / (den * len(group))
+            p = _ratio(float(mines[g]), float(free[g]))
             expected += p * len(group)
             for j in group:
-                prob[j] = float(p)
+                prob[j] = p
     if mines_left is None or not off:
-        return float(density)
-    return float(min(max((mines_left - expected) / len(off), Fraction(1, 50)), Fraction(49, 50)))
+        return density
+    return min(max((mines_left - expected) / len(off), 0.02), 0.98)

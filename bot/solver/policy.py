@@ -272,18 +272,18 @@ def _candidates(know: Knowledge, probs: Probabilities, pol: Policy) -> list[int]
     return chosen
 
 
-def _after_safety(know: Knowledge, total: int | None) -> tuple[int, float] | None:
-    """(weight, best safety) of a hypothetical position; safety 1.0 when a cell is proven safe.
+def _after_safety(know: Knowledge, total: int | None) -> tuple[float, float] | None:
+    """(log weight, best safety) of a hypothetical position; safety 1.0 when a cell is proven safe.
 
     None when it cannot be counted exactly within :data:`LOOKAHEAD_BUDGET`.
     """
     probs = solve(know, total, node_budget=LOOKAHEAD_BUDGET)
-    if not probs.exact:
+    if not probs.exact or probs.log_weight is None:
         return None
     if know.safe_cells():
-        return probs.weight or 0, 1.0
+        return probs.log_weight, 1.0
     rest = [p for p in probs.prob.values() if p < 1.0]
-    return probs.weight or 0, (1.0 - min(rest)) if rest else 1.0
+    return probs.log_weight, (1.0 - min(rest)) if rest else 1.0
 
 
 def secondary_safety(
@@ -298,13 +298,13 @@ def secondary_safety(
 
     None when it cannot be computed exactly.
     """
-    if not probs.exact or probs.weight is None:
+    if not probs.exact or probs.log_weight is None:
         return None
     cells, known = know.cells, know.known
     base = sum(1 for k in know.nbrs[j] if cells[k] == FLAG or known.get(k) is True)
     free = sum(1 for k in know.nbrs[j] if cells[k] == COVERED and k not in known)
     weighted = 0.0
-    mass = 0
+    mass = 0.0
     for value in range(base, base + free + 1):
         try:
             hyp = know.reveal(j, value)
@@ -313,7 +313,8 @@ def secondary_safety(
             continue
         if after is None:
             return None
-        weight, safety = after
+        log_weight, safety = after
+        weight = math.exp(log_weight - probs.log_weight)  # P(value) x P(safe)
         if fifty_penalty and _isolated_pair(hyp) is not None:
             safety *= 0.5  # a coin flip no later click can avoid halves the chance to win
         elif progress and safety >= 1.0:
@@ -322,7 +323,7 @@ def secondary_safety(
         weighted += weight * safety
     if not mass:
         return None
-    return weighted / probs.weight
+    return weighted
 
 
 def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy, rng: random.Random) -> Move:
