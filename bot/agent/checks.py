@@ -1,0 +1,80 @@
+"""Checks of a reading against the board's own logic: what never changes, what a client never draws.
+
+Pure functions of boards; the play loop re-reads (never clicks) when one fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from bot.board import Board, Cell, Coord
+from bot.solver import Action, Move
+
+
+def check_progress(before: Board, after: Board, clicked: Iterable[Coord] = ()) -> Coord | None:
+    """The first cell whose reading went backwards (a revealed number changed or vanished), or None.
+
+    During play a revealed cell never changes. One exception: a cell just ``clicked`` that read as 0
+    may have been the client's pressed-button look (winemine draws it like a 0); it may turn into its
+    number. That early 0 had no covered neighbour (see :func:`unsettled_zero`), so nothing was deduced
+    from it. (End-of-game states are checked by the caller.)
+    """
+    was_revealed = before.revealed_mask()
+    changed = was_revealed & (after.cells != before.cells)
+    for cell in clicked:
+        if before[cell] == Cell.ZERO and after[cell].is_number():
+            changed[cell] = False
+    if changed.any():
+        r, c = np.argwhere(changed)[0]
+        return (int(r), int(c))
+    return None
+
+
+def unsettled_zero(board: Board) -> Coord | None:
+    """A revealed 0 next to a covered cell, or None.
+
+    Every client opens all neighbours of a 0 at once, so such a reading means the client had not
+    finished drawing (or a pressed cell looked like a 0): read again, never act on it.
+    """
+    covered = np.pad(board.covered_mask(), 1)
+    rows, cols = board.shape
+    near_covered = np.zeros(board.shape, dtype=bool)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            near_covered |= covered[dr : dr + rows, dc : dc + cols]
+    bad = (board.cells == Cell.ZERO) & near_covered
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        return (int(r), int(c))
+    return None
+
+
+def flag_the_rest(board: Board) -> list[Move]:
+    """When every covered cell left must be a mine, flag them all; else no move.
+
+    Some clients (xdemineur) declare a win only once every mine is flagged; the others have already
+    declared it by then, so this never costs a click there.
+    """
+    covered = board.covered()
+    if not covered or board.mines is None or len(covered) != board.mines - len(board.flagged()):
+        return []
+    return [Move(Action.FLAG, cell, 1.0, "every covered cell left is a mine") for cell in covered]
+
+
+def same_game(previous: Board, states: np.ndarray, sure: np.ndarray) -> Coord | None:
+    """The first cell that shows a board found elsewhere is not the game being played, or None.
+
+    ``states`` is the found board's reading and ``sure`` where it is certain. Every cell revealed
+    before must read the same wherever it can be read, and every revealed cell a certain reading shows
+    must have been covered or the same before (a game only moves forward).
+    """
+    if states.shape != previous.shape:
+        return (0, 0)
+    revealed_before = previous.revealed_mask()
+    differs = sure & revealed_before & (states != previous.cells)
+    if differs.any():
+        r, c = np.argwhere(differs)[0]
+        return (int(r), int(c))
+    return None

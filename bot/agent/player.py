@@ -1,0 +1,763 @@
+"""The play loop: locate the board, then read, check, solve, click and wait, move after move, game after game.
+
+Why one loop: the live screen, a replay and the simulated client differ only in their capture and
+input backends, so the bot that plays a real window is exactly the one the tests run headless.
+
+Each move: park the pointer off the board, grab only the board region (face included), read it,
+check the reading against everything seen before (a revealed cell never changes, the solver finds no
+contradiction), solve, click, then wait until the board has changed and two grabs agree. A reading
+that stays uncertain or inconsistent after a few re-captures is a fault to recover from, like a
+player would: the board is looked for again on the whole screen (the window moved: go on when it is
+the same game), waited for while it is covered (bounded), or taught a state it never saw when the
+board's logic forces it. Only then does the game stop, with an error that says what was seen where,
+and the frame saved: the bot never clicks on a misread, and every click is checked against the board
+as located at that moment.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from bot.agent.checks import check_progress, flag_the_rest, same_game, unsettled_zero
+from bot.agent.ending import judge_end
+from bot.agent.firstclick import FirstClickLog
+from bot.agent.learning import learn_unseen, save_learned
+from bot.agent.options import NewGame, PlayOptions
+from bot.agent.results import GameResult, MoveTiming, SessionSummary
+from bot.board import Board, Cell, Coord
+from bot.capture import CaptureBackend
+from bot.errors import (
+    AbortedError,
+    BoardNotFoundError,
+    CaptureError,
+    ContradictionError,
+    GameOverError,
+    MinebotError,
+    RecognitionError,
+)
+from bot.game import FirstClickRule, GameStatus
+from bot.geometry import Geometry, Region
+from bot.input import InputBackend
+from bot.solver import Action, Move, choose_moves
+
+LOGGER = logging.getLogger(__name__)
+
+
+def make_dpi_aware() -> str:
+    """Make screen pixels and mouse coordinates agree on scaled displays; returns what was done.
+
+    Windows: declare the process per-monitor DPI aware before the first capture, so that mss and
+    pyautogui both see physical pixels (otherwise Windows scales one of them at 125%/150%).
+    macOS: nothing to declare; Retina captures have more pixels than mouse points, which the
+    :class:`Player` corrects with the measured pixel ratio. Linux/X11: pixels are pixels.
+    """
+    if sys.platform != "win32":
+        return "not needed on this platform"
+    import ctypes
+
+    try:
+        ctypes.windll.shcore.SetProcessDpiAwareness(2)  # type: ignore[attr-defined]
+        return "per-monitor DPI aware (shcore.SetProcessDpiAwareness(2))"
+    except (AttributeError, OSError):
+        ctypes.windll.user32.SetProcessDPIAware()  # type: ignore[attr-defined]
+        return "system DPI aware (user32.SetProcessDPIAware)"
+
+
+class MisreadError(RecognitionError):
+    """The screen kept showing a board inconsistent with what was seen before; nothing was clicked."""
+
+
+class BoardGoneError(MinebotError):
+    """The board being played is no longer on the screen (closed, covered for too long, or replaced)."""
+
+
+@dataclass
+class Sight:
+    """One reading of the board: the board, the game status, the image, and how an end was seen."""
+
+    board: Board
+    status: GameStatus
+    image: np.ndarray
+    ended_by: str = ""
+
+
+@dataclass
+class Problem:
+    """Why a reading cannot be trusted; ``unreadable`` when cells could not be read at all (a cover,
+    a move, a state never seen) rather than read inconsistently."""
+
+    text: str
+    image: np.ndarray | None
+    unreadable: bool
+
+
+SAME_PLACE_PIXELS = 1.0
+"""A board found again within this many pixels of where it was has not moved."""
+
+
+def read_counter(image: np.ndarray, reading: object) -> int | None:
+    """The client's mine counter on a whole-screen image, or None when it cannot be read.
+
+    Uses ``Reading.mines`` when the reader offers it, else ``bot.vision.counter.read_mine_counter``.
+    """
+    value = getattr(reading, "mines", None)
+    if isinstance(value, int):
+        return value
+    try:
+        from bot.vision.counter import read_mine_counter  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    try:
+        return read_mine_counter(image, reading.geometry)  # type: ignore[attr-defined]
+    except MinebotError as exc:
+        LOGGER.info("the mine counter cannot be read: %s", exc)
+        return None
+
+
+class Player:
+    """Plays a Minesweeper window through a capture and an input backend.
+
+    ``restart`` starts a new game by restarting the client (the harness restarts the process);
+    ``clock``/``sleep`` are injectable for tests.
+    """
+
+    def __init__(
+        self,
+        capture: CaptureBackend,
+        mouse: InputBackend,
+        options: PlayOptions | None = None,
+        restart: Callable[[], None] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+        on_move: Callable[[Board, list[Move]], None] | None = None,
+    ) -> None:
+        self.capture = capture
+        self.mouse = mouse
+        self.options = options or PlayOptions()
+        self.restart = restart
+        self.clock = clock
+        self.sleep = sleep
+        self.on_move = on_move
+        self.skin = None
+        self.geometry: Geometry | None = None
+        """Board geometry in screen coordinates."""
+        self._image_geometry: Geometry | None = None
+        self._ratio = 1.0
+        self._frames = 0
+        self.rereads = 0
+        """Re-captures caused by an uncertain or inconsistent reading, over the whole session."""
+        self.relocations = 0
+        """Times the board was found again elsewhere (the window moved), over the whole session."""
+        self.covered_seconds = 0.0
+        self.learned: list[str] = []
+        self.mines: int | None = None
+        """This game's mine total (given, the standard level's, or the client's counter)."""
+        self.mines_source = ""
+        self.first_clicks = FirstClickLog()
+        self.new_game_way: str = ""
+        """The way of starting a new game that worked (``face``, ``F2``, ``restart``, ``click``)."""
+        self._last_board: Board | None = None
+        self._started = clock()
+
+    # -- locating ---------------------------------------------------------------------------------
+
+    def _adopt(self, g: Geometry, screen: Region) -> None:
+        """Take ``g`` (whole-screen image pixels) as the board's place; clicks are allowed only there."""
+        r = self._ratio
+        face = g.face
+        if face is not None:
+            face = Region(
+                screen.left + round(face.left / r),
+                screen.top + round(face.top / r),
+                max(1, round(face.width / r)),
+                max(1, round(face.height / r)),
+            )
+        self.geometry = Geometry(
+            screen.left + g.left / r,
+            screen.top + g.top / r,
+            g.pitch_x / r,
+            g.pitch_y / r,
+            g.rows,
+            g.cols,
+            face,
+        )
+        self._image_geometry = g
+        self.mouse.allowed = self.geometry.region()
+        self.mouse.extra_allowed = [face] if face is not None else []
+
+    def _screen_image(self) -> tuple[Region, np.ndarray]:
+        screen = self.capture.screen_region()
+        image = self.capture.grab(None)
+        self._ratio = image.shape[1] / screen.width
+        return screen, image
+
+    def locate(self) -> Geometry:
+        """Find the board on the whole screen (at the start of each game) and this game's mine total."""
+        from bot.vision import read_screen
+
+        screen, image = self._screen_image()
+        reading = read_screen(image, self.options.skin if self.skin is None else self.skin)
+        self.skin = reading.skin
+        self._adopt(reading.geometry, screen)
+        self.mines, self.mines_source = self._game_mines(image, reading)
+        g = reading.geometry
+        LOGGER.info("board %dx%d at %s, skin %s", g.rows, g.cols, self.geometry.region(), self.skin.name)
+        return self.geometry
+
+    def _game_mines(self, image: np.ndarray, reading: object) -> tuple[int | None, str]:
+        """The mine total: --mines, else the standard level's for the size, else the client's counter
+        (plus the flags already on the board: the counter shows mines minus flags)."""
+        from bot.vision.read import standard_mines
+
+        board: Board = reading.board  # type: ignore[attr-defined]
+        if self.options.mines is not None:
+            return self.options.mines, "given"
+        standard = standard_mines(board.rows, board.cols)
+        if standard is not None:
+            return standard, "standard level"
+        counter = read_counter(image, reading)
+        if counter is None:
+            return None, ""
+        return counter + len(board.flagged()), "the client's mine counter"
+
+    def _find_again(self, previous: Board | None) -> str:
+        """Look for the board on the whole screen: ``same`` place, ``moved`` (adopted), or ``gone``.
+
+        Raises:
+            BoardGoneError: a board of the same size is there but it is not this game.
+        """
+        from bot.vision import find_board
+        from bot.vision.status import find_face
+
+        assert self.skin is not None and self.geometry is not None
+        try:
+            screen, image = self._screen_image()
+            location = find_board(image, self.skin)
+        except MinebotError as exc:
+            LOGGER.info("board not found on the screen: %s", exc)
+            return "gone"
+        g = location.geometry
+        if (g.rows, g.cols) != (self.geometry.rows, self.geometry.cols):
+            return "gone"  # a partly covered board reads smaller; another board is not this game
+        old = self._image_geometry
+        assert old is not None
+        if abs(g.left - old.left) <= SAME_PLACE_PIXELS and abs(g.top - old.top) <= SAME_PLACE_PIXELS:
+            return "same"  # what it shows there is judged by the next reading
+        if previous is not None:
+            cell = same_game(previous, location.reading.states, ~location.reading.uncertain_mask())
+            if cell is not None:
+                raise BoardGoneError(
+                    f"the {g.rows}x{g.cols} board found elsewhere on the screen is not this game (cell "
+                    f"{cell} was {previous[cell].char!r}, now "
+                    f"{Cell(int(location.reading.states[cell])).char!r}): a new game or another window"
+                )
+        face = find_face(image, g, self.skin)
+        g = replace(g, face=face.region if face else None)
+        self._adopt(g, screen)
+        self.relocations += 1
+        LOGGER.warning("the board moved: found again at %s", self.geometry.region())
+        return "moved"
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def _watch_region(self) -> Region:
+        """The screen region re-read each move: the board, and the face when there is one."""
+        assert self.geometry is not None
+        region = self.geometry.region()
+        return region.union(self.geometry.face) if self.geometry.face else region
+
+    def _grab(self) -> np.ndarray:
+        return self.capture.grab(self._watch_region())
+
+    def _region_geometry(self) -> Geometry:
+        """The board's geometry in the pixels of a grab of the watched region."""
+        assert self._image_geometry is not None
+        screen = self.capture.screen_region()
+        region = self._watch_region()
+        dx = (region.left - screen.left) * self._ratio
+        dy = (region.top - screen.top) * self._ratio
+        return self._image_geometry.offset(-dx, -dy)
+
+    def _read(self, image: np.ndarray) -> Sight:
+        from bot.vision import read_board
+
+        reading = read_board(image, self._region_geometry(), self.skin, self.mines)
+        board = reading.board
+        if board.mines is None:
+            raise MinebotError(
+                f"the board is {board.rows}x{board.cols}, not a standard level, and the client's mine "
+                "counter could not be read: give the mine count (--mines)"
+            )
+        return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
+
+    def _judge_unreadable(self, image: np.ndarray, previous: Board | None) -> Sight | None:
+        """An ended game on a screen whose cells cannot all be read (see :func:`judge_end`), or None."""
+        from bot.vision.classify import classify_cells
+        from bot.vision.status import find_face
+
+        assert self.skin is not None
+        geometry = self._region_geometry()
+        cells = classify_cells(image, geometry, self.skin)
+        face = find_face(image, geometry, self.skin)
+        sure = ~cells.uncertain_mask()
+        judged = judge_end(cells.states, sure, face.status if face else None, previous, self.mines)
+        if judged is None:
+            return None
+        status, how = judged
+        board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
+        return Sight(board, status, image, f"{how} (some cells unreadable)")
+
+    def _park(self) -> None:
+        """Move the pointer off the board (a cursor over a cell corrupts its pixels)."""
+        region = self._watch_region()
+        screen = self.capture.screen_region()
+        x = region.right + 12 if region.right + 12 < screen.right - 2 else region.left - 12
+        y = region.top + region.height // 2
+        self.mouse.move(max(screen.left + 2, x), y)
+
+    def _save(self, image: np.ndarray, name: str) -> Path:
+        import cv2
+
+        folder = self.options.save_frames or Path(os.environ.get("TMPDIR", "/tmp"))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        cv2.imwrite(str(path), image)
+        return path
+
+    def _attempt(
+        self, previous: Board | None, timing: MoveTiming, rule: FirstClickRule, clicked: Iterable[Coord]
+    ) -> tuple[Sight, list[Move]] | Problem:
+        """One grab, read, check and solve: the sight and its moves, or why it cannot be trusted."""
+        t0 = self.clock()
+        try:
+            image = self._grab()
+        except CaptureError as exc:
+            return Problem(str(exc), None, True)
+        t1 = self.clock()
+        timing.capture += (t1 - t0) * 1000
+        try:
+            try:
+                sight = self._read(image)
+            except RecognitionError as exc:
+                ended = self._judge_unreadable(image, previous)
+                if ended is None:
+                    return Problem(str(exc), image, True)
+                sight = ended
+            problem = self._inconsistency(previous, sight, clicked)
+            t2 = self.clock()
+            timing.classify += (t2 - t1) * 1000
+            moves: list[Move] = []
+            if not problem and sight.status is GameStatus.PLAYING:
+                moves = flag_the_rest(sight.board) or choose_moves(
+                    sight.board, sight.board.mines, rule, flags=self.options.flags
+                )
+            timing.solve += (self.clock() - t2) * 1000
+        except (ContradictionError, GameOverError) as exc:
+            problem = str(exc)
+        if problem:
+            return Problem(problem, image, False)
+        if self.options.save_frames:
+            self._frames += 1
+            self._save(image, f"frame-{self._frames:05d}.png")
+        return sight, moves
+
+    def sight(
+        self,
+        previous: Board | None,
+        timing: MoveTiming,
+        rule: FirstClickRule,
+        clicked: Iterable[Coord] = (),
+    ) -> tuple[Sight, list[Move]]:
+        """Read the board and decide the moves, re-capturing while the reading cannot be trusted.
+
+        A reading is untrusted when a cell is uncertain, a revealed cell changed, or the solver finds
+        the board contradictory (a misread, or a frame caught mid-redraw): wait a little and look
+        again; after ``retries`` re-captures, recover (:meth:`_recover`).
+
+        Raises:
+            MisreadError: the board is where it was but cannot be trusted, with the frame saved.
+            BoardGoneError: the board is no longer on the screen, or another board replaced it.
+        """
+        clicked = list(clicked)
+        problem: Problem | None = None
+        for attempt in range(self.options.retries + 1):
+            if attempt:
+                self.sleep(self.options.retry_wait * attempt)
+            outcome = self._attempt(previous, timing, rule, clicked)
+            if not isinstance(outcome, Problem):
+                return outcome
+            problem = outcome
+            self.rereads += 1
+            LOGGER.info("re-reading (attempt %d): %s", attempt + 1, problem.text)
+        assert problem is not None
+        return self._recover(previous, timing, rule, clicked, problem)
+
+    def _recover(
+        self,
+        previous: Board | None,
+        timing: MoveTiming,
+        rule: FirstClickRule,
+        clicked: list[Coord],
+        problem: Problem,
+    ) -> tuple[Sight, list[Move]]:
+        """Find the board again (moved), wait while it is covered, or learn a state it never saw.
+
+        Stops (raises) when the board is where it was and reads completely but inconsistently (a
+        misread), when another board is there, or when ``cover_wait`` runs out.
+        """
+        start = self.clock()
+        deadline = start + self.options.cover_wait
+        not_learned = ""
+        teach = False
+        warned = False
+        while True:
+            self._check_limits()
+            where = self._find_again(previous)
+            if where == "same" and problem.unreadable and problem.image is not None and not not_learned:
+                not_learned, teach = self._learn(problem.image, previous)
+            outcome = self._attempt(previous, timing, rule, clicked)
+            if not isinstance(outcome, Problem):
+                self.covered_seconds += self.clock() - start if warned else 0.0
+                return outcome
+            problem = outcome
+            self.rereads += 1
+            if where == "same" and not problem.unreadable:
+                raise self._stop(MisreadError, problem, f"after {self.options.retries + 1} reads")
+            if self.clock() >= deadline:
+                self.covered_seconds += self.clock() - start
+                detail = (
+                    f"the board was not found for {self.options.cover_wait:g} s"
+                    if where == "gone"
+                    else f"the board stayed unreadable for {self.options.cover_wait:g} s"
+                )
+                if not_learned:
+                    detail += f"; not learned as a new state: {not_learned}"
+                raise self._stop(BoardGoneError if where == "gone" else MisreadError, problem, detail, teach)
+            if not warned:
+                LOGGER.warning(
+                    "the board is covered or gone (%s); waiting up to %g s",
+                    problem.text,
+                    self.options.cover_wait,
+                )
+                warned = True
+            self.sleep(self.options.cover_poll)
+
+    def _stop(
+        self, kind: type[MinebotError], problem: Problem, detail: str, teach: bool = False
+    ) -> MinebotError:
+        """The error that ends a game, with the frame saved and how to teach a state never seen."""
+        image = problem.image if problem.image is not None else self.capture.grab(None)
+        path = self._save(image, f"minebot-misread-{int(time.time())}.png")
+        how = ""
+        if teach and self.skin is not None:
+            how = (
+                f". If the client shows a cell state skin {self.skin.name!r} has not seen, teach it: "
+                f"minebot calibrate {path} --update {self.skin.name}"
+            )
+        return kind(f"{problem.text} ({detail}; frame saved to {path}){how}")
+
+    def _learn(self, image: np.ndarray, previous: Board | None) -> tuple[str, bool]:
+        """Learn the unreadable cells' states when the board forces them.
+
+        Returns ('', True) when learned, else why not and whether the cells could still show a state
+        the skin never saw (each was covered before): then the user is told how to teach it.
+        """
+        from bot.vision.classify import classify_cells
+
+        assert self.skin is not None
+        geometry = self._region_geometry()
+        cells = classify_cells(image, geometry, self.skin)
+        unreadable = cells.uncertain()
+        new_look = previous is not None and all(previous[cell] == Cell.COVERED for cell in unreadable)
+        if not self.options.learn:
+            return "learning is off", new_look
+        learned = learn_unseen(image, geometry, self.skin, cells.states, unreadable, previous, self.mines)
+        if isinstance(learned, str):
+            LOGGER.info("not learned: %s", learned)
+            return learned, new_look
+        self.skin = learned.skin
+        states = sorted(state.char for state in learned.templates)
+        self.learned.extend(states)
+        LOGGER.warning(
+            "learned cell state(s) %s from the board's logic at %s", ", ".join(states), learned.cells
+        )
+        if self.options.save_learned:
+            save_learned(learned.skin, learned.templates)
+        return "", True
+
+    def _inconsistency(self, previous: Board | None, sight: Sight, clicked: Iterable[Coord]) -> str:
+        """Why a reading cannot be trusted, or '' when it can."""
+        board = sight.board
+        if sight.status is GameStatus.PLAYING:
+            if board.is_lost():
+                return "an exploded mine shows but the game is still playing"
+            zero = unsettled_zero(board)
+            if zero is not None:
+                return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
+            if previous is not None:
+                cell = check_progress(previous, board, clicked)
+                if cell is not None:
+                    return (
+                        f"cell {cell} read as {board[cell].char!r} but was {previous[cell].char!r} before "
+                        "(a revealed cell never changes)"
+                    )
+        return ""
+
+    # -- acting -----------------------------------------------------------------------------------
+
+    def _click_move(self, move: Move) -> int:
+        assert self.geometry is not None
+        x, y = self.geometry.cell_center(move.cell)
+        if self.options.delay:
+            self.sleep(self.options.delay)
+        if move.action is Action.OPEN:
+            self.mouse.click(x, y, "left")
+        elif move.action is Action.FLAG:
+            self.mouse.click(x, y, "right")
+        else:
+            self.mouse.chord(x, y)
+        return 1
+
+    def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> None:
+        """Wait until the watched region differs from ``before`` and then stays unchanged for
+        ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``."""
+        t0 = self.clock()
+        deadline = t0 + self.options.settle_timeout
+        last, still_since = None, t0
+        while True:
+            image = self._grab()
+            now = self.clock()
+            if last is None or not np.array_equal(image, last):
+                last, still_since = image, now
+            elif not np.array_equal(image, before) and now - still_since >= self.options.quiet:
+                break
+            if now > deadline:
+                LOGGER.info("the screen did not settle within %.1f s", self.options.settle_timeout)
+                break
+            self.sleep(self.options.poll)
+        timing.wait += (self.clock() - t0) * 1000
+
+    def _wait_for_player(self, before: np.ndarray) -> None:
+        """In a dry run: wait (within the time limit) until someone else changes the board."""
+        while np.array_equal(self._grab(), before):
+            self._check_limits()
+            self.sleep(0.05)
+
+    def _check_limits(self) -> None:
+        limit = self.options.time_limit
+        if limit is not None and self.clock() - self._started > limit:
+            raise AbortedError(f"time limit of {limit:g} s reached")
+
+    def rule(self) -> FirstClickRule:
+        """The first-click rule to play by: the one given, else as observed so far."""
+        assert self.skin is not None
+        return self.options.rule or self.first_clicks.rule(self.skin.first_click_rule)
+
+    def _note_first_click(self, board: Board, cell: Coord, sight: Sight) -> None:
+        """Record what a first click on a fresh board showed (for the observed rule)."""
+        shown = sight.board[cell]
+        self.first_clicks.record(
+            board.rows,
+            board.cols,
+            board.mines or 0,
+            len(board.neighbours(cell)),
+            opened=shown == Cell.ZERO,
+            exploded=shown in (Cell.EXPLODED, Cell.MINE),
+        )
+
+    def play_game(self, index: int = 0) -> GameResult:
+        """Play the game on screen to its end; returns how it went."""
+        result = GameResult(game=index, status=GameStatus.PLAYING.value, seconds=0.0)
+        start = self.clock()
+        before = (self.rereads, self.relocations, self.covered_seconds, len(self.learned))
+        try:
+            if self.geometry is None:
+                self.locate()
+            assert self.skin is not None and self.geometry is not None
+            result.skin = self.skin.name
+            result.board = (
+                f"{self.geometry.rows}x{self.geometry.cols}/{self.mines if self.mines is not None else '?'}"
+            )
+            self._play(result)
+        except AbortedError:
+            raise
+        except MinebotError as exc:
+            LOGGER.error("game %d stopped: %s", index, exc)
+            result.status = "error"
+            result.error = str(exc)
+        finally:
+            result.seconds = self.clock() - start
+            result.rereads = self.rereads - before[0]
+            result.relocations = self.relocations - before[1]
+            result.covered_seconds = self.covered_seconds - before[2]
+            result.learned = self.learned[before[3] :]
+        return result
+
+    def _play(self, result: GameResult) -> None:
+        previous: Board | None = None
+        opened_safe: set[Coord] = set()
+        clicked: list[Coord] = []
+        first: tuple[Board, Coord] | None = None
+        while True:
+            self._check_limits()
+            rule = self.rule()
+            result.rule = rule.value
+            timing = MoveTiming()
+            self._park()
+            sight, moves = self.sight(previous, timing, rule, clicked)
+            result.reads += 1
+            if first is not None:
+                self._note_first_click(*first, sight)
+                first = None
+            for cell in opened_safe:
+                if sight.board[cell] in (Cell.EXPLODED, Cell.MINE):
+                    raise MisreadError(
+                        f"cell {cell} was certain to be safe but holds a mine: an earlier misread"
+                    )
+            if sight.status is not GameStatus.PLAYING:
+                result.status = sight.status.value
+                result.ended_by = sight.ended_by
+                self._last_board = sight.board
+                return
+            if self.on_move:
+                self.on_move(sight.board, moves)
+            result.timings.append(timing)
+            if self.options.dry_run:
+                self._wait_for_player(sight.image)
+                previous = sight.board
+                continue
+            t0 = self.clock()
+            clicked = [move.cell for move in moves]
+            if sight.board.is_fresh() and moves:
+                first = (sight.board, moves[0].cell)
+            for move in moves:
+                result.clicks += self._click_move(move)
+                result.moves += 1
+                if move.probability > 0:
+                    result.guesses += 1
+                else:
+                    opened_safe.update(move.opens or (move.cell,))
+            timing.click = (self.clock() - t0) * 1000
+            self._wait_change(sight.image, timing)
+            previous = sight.board
+
+    # -- new games --------------------------------------------------------------------------------
+
+    def _new_game_ways(self) -> list[NewGame]:
+        """The ways to try, in order: the one asked for, else the one that worked, the skin's, the rest."""
+        asked = self.options.new_game
+        if asked.way != "auto":
+            return [asked]
+        assert self.skin is not None
+        names = [self.new_game_way, self.skin.new_game, "face", "F2", "restart"]
+        ways = []
+        for name in names:
+            if not name or name in ways or name == "click":
+                continue
+            if name == "face" and (self.geometry is None or self.geometry.face is None):
+                continue
+            if name == "restart" and self.restart is None:
+                continue
+            ways.append(name)
+        return [NewGame(name) for name in ways]
+
+    def _start(self, way: NewGame) -> None:
+        """Send what starts a new game one way."""
+        assert self.geometry is not None
+        if way.way == "face":
+            face = self.geometry.face
+            if face is None:
+                raise MinebotError("no face button was found to start a new game with")
+            self.mouse.click(face.left + face.width // 2, face.top + face.height // 2)
+        elif way.way == "F2":
+            self.mouse.press("F2")
+        elif way.way == "restart":
+            if self.restart is None:
+                raise MinebotError(
+                    "a new game by restarting the client needs a restart hook, and none was given"
+                )
+            self.restart()
+        else:
+            assert way.point is not None
+            x = round(self.geometry.left) + way.point[0]
+            y = round(self.geometry.top) + way.point[1]
+            self.mouse.allow(Region(x, y, 1, 1))
+            self.mouse.click(x, y)
+
+    def _fresh_game_shown(self) -> bool:
+        """Whether a new game is on screen (within ``settle_timeout``): the board found again, playing,
+        and not the board the last game ended on."""
+        deadline = self.clock() + self.options.settle_timeout
+        while True:
+            try:
+                self.locate()
+                sight = self._read(self._grab())
+                if sight.status is GameStatus.PLAYING and sight.board != self._last_board:
+                    return True
+            except (RecognitionError, CaptureError, BoardNotFoundError) as exc:
+                LOGGER.info("no new game yet: %s", exc)
+            if self.clock() > deadline:
+                return False
+            self.sleep(0.05)
+
+    def new_game(self) -> None:
+        """Start the next game: the way asked for, or (``auto``) each plausible way until one shows a
+        fresh game, remembered for the next time.
+
+        Raises:
+            MinebotError: no way started a new game (names the ways tried).
+        """
+        assert self.skin is not None and self.geometry is not None
+        tried = []
+        for way in self._new_game_ways():
+            try:
+                self._start(way)
+            except AbortedError:
+                raise
+            except MinebotError as exc:
+                tried.append(f"{way}: {exc}")
+                continue
+            if self._fresh_game_shown():
+                self.new_game_way = str(way)
+                return
+            tried.append(f"{way}: no new game showed")
+        raise MinebotError(
+            "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
+            "say how with --new-game face|F2|restart|click:DX,DY"
+        )
+
+    def run(self) -> SessionSummary:
+        """Play ``options.games`` games; stops cleanly on Ctrl-C, the fail-safe or the time limit."""
+        summary = SessionSummary(results=[])
+        try:
+            for index in range(self.options.games):
+                if index:
+                    self.new_game()
+                    summary.new_game = self.new_game_way
+                result = self.play_game(index)
+                summary.results.append(result)
+                self._log(result)
+                if result.error:
+                    summary.stopped = f"game {index} stopped on an error: {result.error}"
+                    break
+        except (KeyboardInterrupt, AbortedError) as exc:
+            summary.stopped = str(exc) or "interrupted (Ctrl-C)"
+        except MinebotError as exc:
+            summary.stopped = str(exc)
+        return summary
+
+    def _log(self, result: GameResult) -> None:
+        path = self.options.results_log
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as log:
+            log.write(result.to_json() + "\n")
