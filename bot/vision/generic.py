@@ -1,0 +1,645 @@
+"""Read every cell with no skin: group the board's own cells, then name the groups by structure.
+
+Why: a client minebot has no skin for should still be readable when it follows the usual
+conventions. Nothing here is fitted to one client's colours; the board's own logic decides what
+structure alone cannot, and anything still unsure is refused (:class:`RecognitionError`), never guessed.
+
+1. **Cut.** Every cell is resampled to ``TILE`` pixels square at the same sub-pixel positions (so
+   32/33 px cells of a fractional pitch come out alike), after a light blur that removes dithering.
+2. **Group.** Cells that look alike (small mean difference, no strong local difference) form one
+   group; each group is one state.
+3. **Plain or glyph.** A group whose core is a flat colour or a smooth ramp is *plain* (a covered
+   cell, or a revealed 0); others carry a *glyph*, taken as ink against the plain group whose rim
+   (bevel, grid line, fill) matches, or against the cell's own background (a red exploded cell).
+4. **Glyph shape.** A cross over the cell is a wrong flag; a four-fold symmetric, square glyph is a
+   mine; a digit is recognised by shape (:mod:`bot.vision.glyphs`); anything else on a covered cell
+   is a flag.
+5. **Kinds.** Plain groups of one colour are one kind. Kinds carrying digits are revealed, kinds that
+   are raised (bevelled light top-left), textured or carry flags are covered; whatever is left is
+   settled by the board's logic (a 0 touches no covered cell, a number needs that many covered or
+   flagged neighbours) only when exactly one way fits.
+6. **Check.** The whole reading must be a possible Minesweeper position; otherwise it is refused,
+   naming the cell.
+
+Successive frames of one game reuse the named groups (:class:`GenericModel`): a cell that looks like
+a group already named takes its state at once, and only new looks are named afresh.
+
+>>> from bot.board import Board
+>>> from bot.render import render_screen
+>>> board = Board.from_text("1F1\\n111\\n000", mines=1)
+>>> image, geometry = render_screen(board, "classic", 1.25, seed=1)
+>>> print(read_cells(image, geometry).board(1))
+1F1
+111
+000
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from dataclasses import dataclass, field
+from enum import Enum
+
+import cv2
+import numpy as np
+
+from bot.board import Board, Cell, Coord, neighbour_table
+from bot.errors import RecognitionError
+from bot.geometry import Geometry
+from bot.vision.classify import CellReading
+from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape
+
+LOGGER = logging.getLogger(__name__)
+
+GENERIC = "generic"
+"""The skin name that selects this reader."""
+
+TILE = 32
+"""Side, in pixels, every cell is resampled to."""
+INSET = 4
+"""Pixels of a tile's edge (grid line, bevel) left out of its interior."""
+CORE = 8
+"""Pixels left out on each side of the core (the middle half) where glyphs sit."""
+POOL = 2
+"""Tiles are averaged in POOL x POOL blocks before they are compared (16 x 16 features)."""
+
+SAME_MEAN = 7.0
+"""Largest mean colour difference (0-255) between two cells of one group."""
+SAME_PEAK = 40.0
+"""Largest 98th-percentile colour difference (most different channel) between two cells of one group."""
+
+PLAIN_RESIDUAL = 18.0
+"""A group whose core departs at most this much (98th percentile, 0-255) from a fitted colour ramp is plain."""
+KIND_DISTANCE = 40.0
+"""Plain groups whose mean colours are nearer than this (0-255 RGB) are one kind."""
+RIM_MATCH = 14.0
+"""Largest mean rim difference for a glyph group to sit on a plain group's base."""
+
+RAISED_BEVEL = 12.0
+"""A tile whose top-left edge is this much lighter, and bottom-right edge this much darker, than its
+fill (luma) is raised: covered."""
+TEXTURE = 6.0
+"""Mean high-frequency energy (0-255) above which a kind is textured (dithered: covered)."""
+
+DIGIT_MAX = 0.30
+"""A glyph farther than this from every digit reference is no digit."""
+DIGIT_MARGIN = 0.03
+"""A digit is sure only when the next digit's reference is at least this much farther."""
+SURE_DIGIT = 0.2
+"""A glyph this close to a digit (and twice the margin clear of the next) is that digit, even if symmetric."""
+HOLE_PENALTY = 0.08
+"""Added to a digit's distance when the glyph's holes cannot be that digit's."""
+DIGIT_HOLES = {1: {0}, 2: {0, 1}, 3: {0}, 4: {0, 1}, 5: {0}, 6: {1}, 7: {0}, 8: {2}}
+"""Enclosed holes each digit may have."""
+
+MINE_SYMMETRY = 0.6
+"""Least overlap (IoU) of a mine glyph with its mirror images and its quarter turn."""
+CROSS_INK = 0.5
+"""Least mean ink along both diagonals' outer parts for a cross (a wrong flag)."""
+
+TWO_COLOURS = 100.0
+"""Solid ink in two colours at least this far apart (0-255 RGB), each a tenth of it, is no digit."""
+
+MODEL_GROUPS = 64
+"""Most named groups a :class:`GenericModel` remembers."""
+
+
+class Shape(Enum):
+    """What a group's glyph looks like."""
+
+    PLAIN = "plain"
+    DIGIT = "digit"
+    MINE = "mine"
+    CROSS = "cross"
+    MARK = "mark"
+    """Any other glyph: a flag on a covered cell, unreadable elsewhere."""
+
+
+@dataclass
+class Group:
+    """Cells that look alike: their mean tile and what their glyph is."""
+
+    members: np.ndarray
+    """Flat cell indices."""
+    tile: np.ndarray
+    """``(TILE, TILE, 3)`` float32 mean of the members' tiles."""
+    shape: Shape = Shape.PLAIN
+    digit: int = 0
+    base: int | None = None
+    """Index of the plain group whose rim this group shares (its background), None for its own."""
+    kind: int | None = None
+    """Index of the plain kind the group belongs to (plain groups) or sits on (glyph groups)."""
+    raised: bool = False
+    """The tile itself is bevelled like a covered cell."""
+    colours: bool = False
+    """The glyph's ink holds two clearly different colours."""
+    why: str = ""
+
+
+@dataclass
+class GenericModel:
+    """What earlier frames of one game taught: the pooled look of each named group and its state."""
+
+    looks: np.ndarray = field(default_factory=lambda: np.empty((0, (TILE // POOL) ** 2, 3), np.float32))
+    states: list[Cell] = field(default_factory=list)
+
+    def remember(self, looks: np.ndarray, states: list[Cell]) -> None:
+        """Add named looks (keeping at most ``MODEL_GROUPS``, the newest)."""
+        self.looks = np.concatenate([self.looks, looks])[-MODEL_GROUPS:]
+        self.states = (self.states + states)[-MODEL_GROUPS:]
+
+
+# -- cutting -----------------------------------------------------------------------------------------
+
+
+def cut_tiles(image: np.ndarray, geometry: Geometry, size: int = TILE) -> tuple[np.ndarray, np.ndarray]:
+    """Every cell resampled to ``size`` square, ``(N, size, size, 3)`` float32, and each cell's texture.
+
+    The board (plus a pixel around it) is blurred first so dithering and sub-pixel shifts vanish;
+    texture is each cell's mean absolute difference from that blur, at the screen's own resolution.
+    """
+    rows, cols = geometry.rows, geometry.cols
+    region = geometry.region()
+    x0, y0 = max(region.left - 2, 0), max(region.top - 2, 0)
+    x1, y1 = min(region.right + 2, image.shape[1]), min(region.bottom + 2, image.shape[0])
+    crop = image[y0:y1, x0:x1].astype(np.float32)
+    sigma = max(0.7, 0.4 * min(geometry.pitch_x, geometry.pitch_y) / size)
+    blurred = cv2.GaussianBlur(crop, (0, 0), sigma)
+    u = (np.arange(size) + 0.5) / size
+    xs = geometry.left - x0 + (np.arange(cols)[:, None] + u[None, :]).ravel() * geometry.pitch_x - 0.5
+    ys = geometry.top - y0 + (np.arange(rows)[:, None] + u[None, :]).ravel() * geometry.pitch_y - 0.5
+    map_x = np.ascontiguousarray(np.broadcast_to(xs[None, :].astype(np.float32), (len(ys), len(xs))))
+    map_y = np.ascontiguousarray(np.broadcast_to(ys[:, None].astype(np.float32), (len(ys), len(xs))))
+    board = cv2.remap(blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    tiles = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4).reshape(-1, size, size, 3)
+    detail = np.abs(crop - blurred).mean(axis=2)
+    inner = cv2.remap(detail, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    texture = inner.reshape(rows, size, cols, size)[:, INSET:-INSET, :, INSET:-INSET].mean(axis=(1, 3))
+    return np.ascontiguousarray(tiles), texture.ravel()
+
+
+def pooled(tiles: np.ndarray) -> np.ndarray:
+    """``(N, (TILE/POOL)^2, 3)`` tiles averaged over POOL x POOL blocks: what groups are compared on."""
+    n, size = len(tiles), tiles.shape[1]
+    blocks = tiles.reshape(n, size // POOL, POOL, size // POOL, POOL, 3).mean(axis=(2, 4))
+    return blocks.reshape(n, -1, 3)
+
+
+# -- grouping ----------------------------------------------------------------------------------------
+
+
+def _peak(diff: np.ndarray) -> np.ndarray:
+    """98th percentile over the last axis."""
+    k = int(0.98 * (diff.shape[-1] - 1))
+    return np.partition(diff, k, axis=-1)[..., k]
+
+
+def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each look ``(N, P, 3)``: the nearest alike reference ``(K, P, 3)`` (-1 if none) and its mean
+    difference."""
+    if len(refs) == 0:
+        return np.full(len(looks), -1), np.full(len(looks), np.inf)
+    flat_l, flat_r = looks.reshape(len(looks), -1), refs.reshape(len(refs), -1)
+    mean = np.abs(flat_l[:, None, :] - flat_r[None, :, :]).mean(axis=2)
+    best = mean.argmin(axis=1)
+    d = mean[np.arange(len(looks)), best]
+    peak = _peak(np.abs(looks - refs[best]).max(axis=2))
+    ok = (d <= SAME_MEAN) & (peak <= SAME_PEAK)
+    return np.where(ok, best, -1), d
+
+
+def group_cells(looks: np.ndarray) -> np.ndarray:
+    """Group labels ``(N,)`` for pooled looks: leader grouping in order of frequency, then each cell to
+    its nearest alike leader."""
+    quant = np.round(looks.reshape(len(looks), -1) / 4).astype(np.int16)
+    _, first, inverse, counts = np.unique(
+        quant, axis=0, return_index=True, return_inverse=True, return_counts=True
+    )
+    order = np.argsort(-counts, kind="stable")
+    leaders: list[int] = []
+    for u in order:
+        cell = int(first[u])
+        if leaders:
+            found, _ = alike(looks[cell : cell + 1], looks[leaders])
+            if found[0] >= 0:
+                continue
+        leaders.append(cell)
+    labels, _ = alike(looks, looks[leaders])
+    inverse = inverse.ravel()
+    for i in np.nonzero(labels < 0)[0]:  # a cell alike to none of the leaders: its own group
+        leaders.append(int(i))
+        labels[i] = len(leaders) - 1
+    _, labels = np.unique(labels, return_inverse=True)
+    return labels.ravel()
+
+
+# -- plain groups, rims and ink ----------------------------------------------------------------------
+
+
+def _ramp_residual(core: np.ndarray) -> float:
+    """98th percentile of how far a core's pixels are from the best-fitting linear colour ramp."""
+    h, w = core.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    design = np.stack([np.ones(h * w), xx.ravel() / w, yy.ravel() / h], axis=1)
+    values = core.reshape(-1, 3)
+    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
+    residual = np.abs(values - design @ coef).max(axis=1)
+    return float(np.percentile(residual, 98))
+
+
+def _rim(tile: np.ndarray) -> np.ndarray:
+    """The band between the edge inset and the core: where a cell's own background shows around a glyph."""
+    mask = np.zeros(tile.shape[:2], bool)
+    mask[INSET:-INSET, INSET:-INSET] = True
+    mask[CORE:-CORE, CORE:-CORE] = False
+    return tile[mask]
+
+
+def _outer(tile: np.ndarray) -> np.ndarray:
+    """The whole edge band plus the rim: what a cell shares with another of its kind around a glyph."""
+    mask = np.ones(tile.shape[:2], bool)
+    mask[CORE:-CORE, CORE:-CORE] = False
+    return tile[mask]
+
+
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)
+"""BGR weights of perceived lightness."""
+
+
+def bevel(tile: np.ndarray) -> float:
+    """How raised a tile looks: its top and left edge band lighter than its fill *and* its bottom and
+    right band darker (the smaller of the two steps, luma 0-255). A grid line darkens one side only."""
+    light = tile @ LUMA
+    band = INSET
+    top_left = np.concatenate([light[:band, band:-band].ravel(), light[band:-band, :band].ravel()])
+    bottom_right = np.concatenate([light[-band:, band:-band].ravel(), light[band:-band, -band:].ravel()])
+    fill = float(np.median(_rim(light[..., None])))
+    return float(min(top_left.mean() - fill, fill - bottom_right.mean()))
+
+
+def rim_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """Median colour difference of two tiles' rims: a glyph reaching into the rim barely moves it."""
+    return float(np.median(np.abs(_rim(a) - _rim(b)).max(axis=1)))
+
+
+def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
+    """Whether a glyph's solid ink holds two clearly different colours (a flag's red cloth and black
+    pole, a mine's body and shine): a digit is drawn in one colour."""
+    inner = tile[INSET:-INSET, INSET:-INSET]
+    solid = inner[ink >= 0.9]
+    if len(solid) < 8:
+        return False
+    _, labels, centres = cv2.kmeans(
+        solid.astype(np.float32), 2, None, (cv2.TERM_CRITERIA_MAX_ITER, 10, 0.1), 1, cv2.KMEANS_PP_CENTERS
+    )
+    share = float(labels.mean())
+    return bool(np.linalg.norm(centres[0] - centres[1]) >= TWO_COLOURS and 0.1 <= share <= 0.9)
+
+
+def ink_of(tile: np.ndarray, base: np.ndarray | None) -> np.ndarray:
+    """``(TILE-2*INSET)^2`` ink (0-1): each interior pixel's colour distance from the base tile (or from
+    the rim's median colour), scaled by the glyph's own contrast, keeping only parts that reach the core."""
+    inner = tile[INSET:-INSET, INSET:-INSET]
+    if base is not None:
+        ground = base[INSET:-INSET, INSET:-INSET]
+    else:
+        ground = np.median(_rim(tile), axis=0)[None, None, :]
+    distance = np.sqrt(((inner - ground) ** 2).sum(axis=2))
+    contrast = float(np.percentile(distance, 99))
+    if contrast < 1.0:
+        return np.zeros(distance.shape, np.float32)
+    ink = np.clip((distance - 0.25 * contrast) / (0.5 * contrast), 0.0, 1.0).astype(np.float32)
+    count, labels = cv2.connectedComponents((ink >= 0.5).astype(np.uint8), connectivity=8)
+    core = CORE - INSET
+    central = set(np.unique(labels[core:-core, core:-core]).tolist()) - {0}
+    keep = np.isin(labels, list(central)) if central else np.zeros(labels.shape, bool)
+    grown = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return np.where(grown, ink, 0.0).astype(np.float32)
+
+
+# -- glyph shapes ------------------------------------------------------------------------------------
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    union = np.logical_or(a, b).sum()
+    return float(np.logical_and(a, b).sum() / union) if union else 0.0
+
+
+def _squared(solid: np.ndarray) -> np.ndarray | None:
+    """A binary glyph cut to its bounding box and resized to 16 x 16."""
+    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    if len(rows) == 0:
+        return None
+    cut = solid[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].astype(np.uint8) * 255
+    return cv2.resize(cut, (16, 16), interpolation=cv2.INTER_AREA) >= 128
+
+
+def is_cross(ink: np.ndarray) -> bool:
+    """Ink along the outer parts of both diagonals, more than along the axes at the same distances."""
+    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    n = len(ink)
+    t = np.concatenate([np.linspace(0.04, 0.18, 6), np.linspace(0.82, 0.96, 6)])
+    idx = np.clip((t * n).astype(int), 0, n - 1)
+    diagonal = (ink[idx, idx].mean() + ink[idx, n - 1 - idx].mean()) / 2
+    mid = n // 2
+    axial = (ink[idx, mid].mean() + ink[mid, idx].mean()) / 2
+    return bool(diagonal >= CROSS_INK and diagonal - axial >= 0.3)
+
+
+def is_mine(ink: np.ndarray) -> bool:
+    """A glyph about as wide as tall, centred, that looks the same mirrored and turned a quarter."""
+    solid = ink >= 0.5
+    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    if len(rows) == 0:
+        return False
+    height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    if not 0.7 <= width / height <= 1.45 or max(height, width) < 0.4 * len(ink):
+        return False
+    centre = np.array([(rows[0] + rows[-1]) / 2, (cols[0] + cols[-1]) / 2])
+    if np.abs(centre - (len(ink) - 1) / 2).max() > 0.12 * len(ink):
+        return False
+    box = _squared(solid)
+    assert box is not None
+    symmetry = min(_iou(box, box[:, ::-1]), _iou(box, box[::-1]), _iou(box, box.T))
+    return symmetry >= MINE_SYMMETRY
+
+
+def read_digit(shape: GlyphShape) -> tuple[int, float, float]:
+    """The nearest digit by shape (holes counted), its distance and the next digit's distance."""
+    distances = digit_distances(shape).copy()
+    for n, holes in DIGIT_HOLES.items():
+        if shape.holes not in holes:
+            distances[n - 1] += HOLE_PENALTY
+    order = np.argsort(distances)
+    return int(order[0]) + 1, float(distances[order[0]]), float(distances[order[1]])
+
+
+def shape_of(group: Group, base: np.ndarray | None) -> None:
+    """Name a glyph group's shape (cross, mine, digit or other mark) from its ink."""
+    ink = ink_of(group.tile, base)
+    group.colours = ink_colours(group.tile, ink)
+    if not (ink >= 0.5).any():
+        group.shape, group.why = Shape.MARK, "no ink reaches the middle"
+        return
+    if is_cross(ink):
+        group.shape, group.why = Shape.CROSS, "a cross"
+        return
+    shape = glyph_shape(ink)
+    assert shape is not None
+    digit, best, second = read_digit(shape)
+    sure = best <= DIGIT_MAX and second - best >= DIGIT_MARGIN
+    if sure and not group.colours and best <= SURE_DIGIT and second - best >= 2 * DIGIT_MARGIN:
+        group.shape, group.digit = Shape.DIGIT, digit
+        group.why = f"digit {digit} by shape ({best:.2f}, next {second:.2f})"
+        return
+    if is_mine(ink):
+        group.shape, group.why = Shape.MINE, "a symmetric round glyph"
+        return
+    if sure and not group.colours:
+        group.shape, group.digit = Shape.DIGIT, digit
+        group.why = f"digit {digit} by shape ({best:.2f}, next {second:.2f})"
+    else:
+        group.shape, group.why = Shape.MARK, f"no sure digit (best {digit} {best:.2f}, next {second:.2f})"
+
+
+# -- naming ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Kind:
+    """Plain groups of one colour: one tile kind (covered or revealed)."""
+
+    groups: list[int]
+    colour: np.ndarray
+    cells: int
+    raised: bool
+    texture: float
+    digits: int = 0
+    marks: int = 0
+
+
+def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
+    """Plain groups joined by mean colour into kinds (each group's ``kind`` set)."""
+    kinds: list[Kind] = []
+    plain = sorted(
+        (i for i, g in enumerate(groups) if g.shape == Shape.PLAIN), key=lambda i: -len(groups[i].members)
+    )
+    for i in plain:
+        g = groups[i]
+        colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
+        for k, kind in enumerate(kinds):
+            if kind.raised == g.raised and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE:
+                kind.groups.append(i)
+                kind.cells += len(g.members)
+                g.kind = k
+                break
+        else:
+            g.kind = len(kinds)
+            kinds.append(Kind([i], colour, len(g.members), g.raised, float(texture[g.members].mean())))
+    return kinds
+
+
+def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
+    """Plain/glyph split, kinds, and each glyph group's base and shape."""
+    for g in groups:
+        g.raised = bevel(g.tile) >= RAISED_BEVEL
+        core = g.tile[CORE:-CORE, CORE:-CORE]
+        if _ramp_residual(core) > PLAIN_RESIDUAL:
+            g.shape = Shape.MARK  # a glyph: named below
+    kinds = _kinds(groups, texture)
+    plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
+    for g in groups:
+        if g.shape == Shape.PLAIN:
+            continue
+        if plain:
+            rims = [rim_difference(g.tile, groups[i].tile) for i in plain]
+            best = int(np.argmin(rims))
+            if rims[best] <= RIM_MATCH:
+                g.base = plain[best]
+                g.kind = groups[g.base].kind
+        shape_of(g, groups[g.base].tile if g.base is not None else None)
+        if g.kind is not None:
+            if g.shape == Shape.DIGIT:
+                kinds[g.kind].digits += len(g.members)
+            elif g.shape == Shape.MARK:
+                kinds[g.kind].marks += len(g.members)
+    return kinds
+
+
+def _refuse(cells: list[int], cols: int, why: str) -> RecognitionError:
+    where = [divmod(int(i), cols) for i in cells]
+    more = f" ({len(where) - 1} more cell(s) alike)" if len(where) > 1 else ""
+    return RecognitionError(f"generic reader: cell {where[0]} {why}{more}", cell=where[0])
+
+
+def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
+    """Which kinds may be covered (True) or revealed (False), by structure; the board's logic picks."""
+    options = []
+    for kind in kinds:
+        if kind.digits and not kind.marks:
+            options.append((False,))
+        elif kind.marks and not kind.digits:
+            options.append((True,))
+        elif kind.raised or kind.texture >= TEXTURE:
+            options.append((True,))
+        else:
+            options.append((True, False))
+    return list(itertools.product(*options))
+
+
+def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
+    """A glyph group's state given which kinds are covered; None when it cannot be named."""
+    on_covered = g.raised or (g.kind is not None and covered[g.kind])
+    if g.shape == Shape.CROSS:
+        return Cell.WRONG_FLAG
+    if g.shape == Shape.MINE:
+        return Cell.MINE
+    if g.shape == Shape.DIGIT and not on_covered:
+        return Cell(g.digit)
+    if on_covered and (g.shape == Shape.MARK or g.raised or g.colours):
+        return Cell.FLAG
+    return None
+
+
+def _settle_exploded(groups: list[Group], states: list[Cell | None]) -> None:
+    """The exploded mine: a lone mine cell on a background the other shown mines do not share."""
+    mines = [i for i, s in enumerate(states) if s == Cell.MINE]
+    if not mines:
+        return
+    backgrounds: dict[object, list[int]] = {}
+    for i in mines:
+        key = groups[i].kind if groups[i].base is not None else ("own", i)
+        backgrounds.setdefault(key, []).append(i)
+    total = sum(len(groups[i].members) for i in mines)
+    lone = [ids for ids in backgrounds.values() if sum(len(groups[i].members) for i in ids) == 1]
+    if total == 1:
+        states[mines[0]] = Cell.EXPLODED
+        return
+    own = {}
+    for i in mines:
+        if groups[i].base is None:
+            colour = tuple(np.round(np.median(_rim(groups[i].tile), axis=0) / 24).astype(int))
+            own.setdefault(colour, []).append(i)
+    singles = [ids for ids in own.values() if sum(len(groups[i].members) for i in ids) == 1]
+    if (
+        len(own) + len({groups[i].kind for i in mines if groups[i].base is not None}) >= 2
+        and len(singles) == 1
+    ):
+        states[singles[0][0]] = Cell.EXPLODED
+    elif len(lone) == 1 and len(backgrounds) >= 2 and groups[lone[0][0]].base is None:
+        states[lone[0][0]] = Cell.EXPLODED
+
+
+def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
+    """The first cell (flat index) whose reading no Minesweeper position allows, and why."""
+    rows, cols = cells.shape
+    flat = cells.ravel()
+    table = neighbour_table(rows, cols)
+    hidden = np.isin(flat, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED))
+    covered = flat == Cell.COVERED
+    for i in np.nonzero(flat <= Cell.EIGHT)[0]:
+        around = table[i]
+        n = int(flat[i])
+        room = int(hidden[list(around)].sum())
+        if n > room:
+            return int(i), f"reads {n} but has only {room} covered, flagged or mine neighbour(s)"
+        if n == 0 and covered[list(around)].any():
+            return int(i), "reads 0 next to a covered cell"
+    return None
+
+
+def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) -> list[Cell]:
+    """A state for every group, or :class:`RecognitionError` naming a cell when structure and logic
+    leave any doubt."""
+    kinds = _attach(groups, texture)
+    fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
+    problem: tuple[list[int], str] | None = None
+    for covered in _cover_options(kinds) if kinds else [()]:
+        states: list[Cell | None] = []
+        for g in groups:
+            if g.shape == Shape.PLAIN:
+                states.append(Cell.COVERED if covered[g.kind] else Cell.ZERO)  # type: ignore[index]
+            else:
+                states.append(_glyph_state(g, covered))
+        unnamed = [i for i, s in enumerate(states) if s is None]
+        if unnamed:
+            g = groups[unnamed[0]]
+            problem = (list(g.members), f"cannot be named: {g.why}")
+            continue
+        _settle_exploded(groups, states)
+        board = np.empty(rows * cols, np.int8)
+        for g, s in zip(groups, states, strict=True):
+            board[g.members] = int(s)  # type: ignore[arg-type]
+        found = logic_problem(board.reshape(rows, cols))
+        if found is not None:
+            problem = ([found[0]], found[1])
+            continue
+        fits.append((covered, [s for s in states if s is not None]))
+    if len(fits) == 1:
+        return fits[0][1]
+    if not fits:
+        assert problem is not None
+        raise _refuse(problem[0], cols, problem[1])
+    raise _refuse(
+        list(groups[kinds[0].groups[0]].members),
+        cols,
+        "is covered or revealed: structure and logic both allow either",
+    )
+
+
+# -- the reader --------------------------------------------------------------------------------------
+
+
+def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None = None) -> CellReading:
+    """Read every cell of ``geometry`` with no skin; raises :class:`RecognitionError` rather than guess.
+
+    ``model`` carries what earlier frames of the same game taught; it learns from this frame when the
+    frame is read.
+    """
+    rows, cols = geometry.rows, geometry.cols
+    tiles, texture = cut_tiles(image, geometry)
+    looks = pooled(tiles)
+    states = np.full(rows * cols, -1, np.int16)
+    if model is not None and len(model.looks):
+        known, _ = alike(looks, model.looks)
+        hit = known >= 0
+        states[hit] = np.array([int(s) for s in model.states])[known[hit]]
+        if hit.all():
+            return _result(geometry, states, "generic (learnt)")
+    labels = group_cells(looks)
+    groups = [
+        Group(members, tiles[members].mean(axis=0))
+        for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
+    ]
+    named = name_groups(groups, texture, rows, cols)
+    for g, s in zip(groups, named, strict=True):
+        states[g.members] = int(s)
+    if model is not None:
+        model.remember(pooled(np.stack([g.tile for g in groups])), named)
+    return _result(geometry, states, "generic")
+
+
+def _result(geometry: Geometry, states: np.ndarray, name: str) -> CellReading:
+    """A :class:`CellReading` of sure states (confidence 1, distance 0), after the board-logic check."""
+    grid = states.reshape(geometry.rows, geometry.cols).astype(np.int8)
+    found = logic_problem(grid)
+    if found is not None:
+        raise _refuse([found[0]], geometry.cols, found[1])
+    shape = grid.shape
+    return CellReading(
+        geometry=geometry,
+        skin_name=name,
+        states=grid,
+        second=grid.copy(),
+        distance=np.zeros(shape),
+        confidence=np.ones(shape),
+    )
+
+
+def read_board_cells(image: np.ndarray, geometry: Geometry, mines: int | None = None) -> Board:
+    """The board read with no skin (a convenience for tests and benchmarks)."""
+    return read_cells(image, geometry).board(mines)
+
+
+__all__ = ["GENERIC", "GenericModel", "read_cells", "read_board_cells", "logic_problem", "cut_tiles"]

@@ -1,0 +1,213 @@
+"""Digit shapes with no skin: recognise a glyph 1-8 by its shape alone, whatever its colour or font.
+
+A glyph is given as an ink mask (how strongly each pixel differs from the cell's own background).
+It is cut to its bounding box, resized to a fixed box and blurred, and compared with reference
+shapes generated here in code: each digit drawn with every OpenCV Hershey font at several stroke
+weights, plus hand-drawn pixel fonts (a 5x7 dot-matrix font, the bold classic Minesweeper digits and
+seven-segment digits, thin and thick). The box's aspect ratio (a 1 is narrow) counts as well.
+Colour is never used.
+
+>>> shape = glyph_shape(reference_mask(3, "hershey_simplex", 3))
+>>> int(digit_distances(shape).argmin()) + 1
+3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+SHAPE_SIZE = (20, 14)
+"""Height and width of the box every glyph is resized to before shapes are compared."""
+
+SHAPE_BLUR = 1.0
+"""Gaussian sigma (pixels of the shape box) that forgives a stroke drawn a pixel thicker or thinner."""
+
+ASPECT_WEIGHT = 0.35
+"""How much a difference of log aspect ratio (width / height) counts against a difference of shape."""
+
+MIN_INK = 0.5
+"""A pixel with at least this ink (0-1) belongs to the glyph's bounding box."""
+
+HERSHEY = {
+    "hershey_simplex": cv2.FONT_HERSHEY_SIMPLEX,
+    "hershey_plain": cv2.FONT_HERSHEY_PLAIN,
+    "hershey_duplex": cv2.FONT_HERSHEY_DUPLEX,
+    "hershey_complex": cv2.FONT_HERSHEY_COMPLEX,
+    "hershey_triplex": cv2.FONT_HERSHEY_TRIPLEX,
+}
+
+PIXEL_FONTS: dict[str, dict[int, tuple[str, ...]]] = {
+    "dots5x7": {
+        1: ("..#..", ".##..", "..#..", "..#..", "..#..", "..#..", ".###."),
+        2: (".###.", "#...#", "....#", "...#.", "..#..", ".#...", "#####"),
+        3: ("#####", "...#.", "..#..", "...#.", "....#", "#...#", ".###."),
+        4: ("...#.", "..##.", ".#.#.", "#..#.", "#####", "...#.", "...#."),
+        5: ("#####", "#....", "####.", "....#", "....#", "#...#", ".###."),
+        6: ("..##.", ".#...", "#....", "####.", "#...#", "#...#", ".###."),
+        7: ("#####", "....#", "...#.", "..#..", ".#...", ".#...", ".#..."),
+        8: (".###.", "#...#", "#...#", ".###.", "#...#", "#...#", ".###."),
+    },
+    "classic_bold": {
+        1: ("..##..", ".###..", "####..", "..##..", "..##..", "..##..", "..##..", "######"),
+        2: (".####.", "##..##", "....##", "...##.", "..##..", ".##...", "##....", "######"),
+        3: ("#####.", "....##", "....##", ".####.", "....##", "....##", "....##", "#####."),
+        4: ("...##.", "..###.", ".####.", "##.##.", "######", "...##.", "...##.", "...##."),
+        5: ("######", "##....", "##....", "#####.", "....##", "....##", "##..##", ".####."),
+        6: (".####.", "##....", "##....", "#####.", "##..##", "##..##", "##..##", ".####."),
+        7: ("######", "....##", "....##", "...##.", "..##..", "..##..", ".##...", ".##..."),
+        8: (".####.", "##..##", "##..##", ".####.", "##..##", "##..##", "##..##", ".####."),
+    },
+    "square5x7": {
+        1: ("..#..", ".##..", "..#..", "..#..", "..#..", "..#..", "#####"),
+        2: ("#####", "....#", "....#", "#####", "#....", "#....", "#####"),
+        3: ("#####", "....#", "....#", ".####", "....#", "....#", "#####"),
+        4: ("#...#", "#...#", "#...#", "#####", "....#", "....#", "....#"),
+        5: ("#####", "#....", "#....", "#####", "....#", "....#", "#####"),
+        6: ("#####", "#....", "#....", "#####", "#...#", "#...#", "#####"),
+        7: ("#####", "....#", "....#", "...#.", "..#..", "..#..", "..#.."),
+        8: ("#####", "#...#", "#...#", "#####", "#...#", "#...#", "#####"),
+    },
+}
+"""Hand-drawn bitmap digits: a dot-matrix font, bold classic Minesweeper digits, square LCD-like digits."""
+
+SEGMENTS = {
+    1: "bc",
+    2: "abged",
+    3: "abgcd",
+    4: "fgbc",
+    5: "afgcd",
+    6: "afgedc",
+    7: "abc",
+    8: "abcdefg",
+}
+"""Seven-segment digits (a top, b upper right, c lower right, d bottom, e lower left, f upper left, g middle)."""
+
+
+def _draw_pixel_font(rows: tuple[str, ...], scale: int = 8) -> np.ndarray:
+    bitmap = np.array([[ch == "#" for ch in row] for row in rows], np.uint8) * 255
+    return cv2.resize(bitmap, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+
+
+def _draw_segments(n: int, thick: int, one_right: bool = True) -> np.ndarray:
+    """A seven-segment digit, 60 px tall; a 1 uses its right segments (``one_right``) or stands alone."""
+    w, h = 34, 60
+    canvas = np.zeros((h + 2 * thick, w + 2 * thick), np.uint8)
+    o = thick
+    ends = {
+        "a": ((0, 0), (w, 0)),
+        "b": ((w, 0), (w, h // 2)),
+        "c": ((w, h // 2), (w, h)),
+        "d": ((0, h), (w, h)),
+        "e": ((0, h // 2), (0, h)),
+        "f": ((0, 0), (0, h // 2)),
+        "g": ((0, h // 2), (w, h // 2)),
+    }
+    for seg in SEGMENTS[n]:
+        (x0, y0), (x1, y1) = ends[seg]
+        cv2.rectangle(
+            canvas,
+            (x0 + o - thick // 2, y0 + o - thick // 2),
+            (x1 + o + thick // 2, y1 + o + thick // 2),
+            255,
+            -1,
+        )
+    return canvas
+
+
+def _draw_hershey(n: int, font: int, thick: int) -> np.ndarray:
+    canvas = np.zeros((120, 100), np.uint8)
+    cv2.putText(canvas, str(n), (20, 90), font, 2.0, 255, thick, cv2.LINE_AA)
+    return canvas
+
+
+def reference_mask(n: int, font: str, weight: int) -> np.ndarray:
+    """Digit ``n`` drawn white on black in ``font`` (a Hershey name, a pixel font or ``seg``) at ``weight``."""
+    if font in HERSHEY:
+        return _draw_hershey(n, HERSHEY[font], weight)
+    if font in PIXEL_FONTS:
+        mask = _draw_pixel_font(PIXEL_FONTS[font][n])
+        if weight > 1:
+            mask = cv2.dilate(mask, np.ones((weight, weight), np.uint8))
+        return mask
+    if font == "seg":
+        return _draw_segments(n, weight)
+    raise KeyError(font)
+
+
+def reference_fonts() -> list[tuple[str, int]]:
+    """Every (font, weight) the references are drawn in."""
+    fonts = [(name, weight) for name in HERSHEY for weight in (2, 4, 6, 8)]
+    fonts += [(name, weight) for name in PIXEL_FONTS for weight in (1, 4)]
+    fonts += [("seg", weight) for weight in (4, 8, 12)]
+    return fonts
+
+
+@dataclass(frozen=True)
+class GlyphShape:
+    """A glyph reduced for comparison: its blurred fixed-size box and its bounding box's aspect ratio."""
+
+    box: np.ndarray
+    """``SHAPE_SIZE`` float32 ink (0-1) resized from the bounding box, blurred."""
+    aspect: float
+    """Bounding box width / height."""
+    holes: int
+    """Enclosed background regions (0 for 1 2 3 5 7, 1 for 4 6 in most fonts, 2 for 8)."""
+
+
+def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    rows = np.nonzero((ink >= MIN_INK).any(axis=1))[0]
+    cols = np.nonzero((ink >= MIN_INK).any(axis=0))[0]
+    if len(rows) == 0:
+        return None
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
+def count_holes(solid: np.ndarray) -> int:
+    """Background regions of a binary mask not connected to its outside (4-connected background)."""
+    padded = np.pad(solid.astype(np.uint8), 1)
+    count, _ = cv2.connectedComponents((padded == 0).astype(np.uint8), connectivity=4)
+    return int(count) - 2  # minus the label 0 (the ink) and the outside
+
+
+def glyph_shape(ink: np.ndarray) -> GlyphShape | None:
+    """The comparable shape of an ink mask (0-1 or 0-255); ``None`` when there is no ink."""
+    ink = ink.astype(np.float32)
+    if ink.max() > 1.0:
+        ink = ink / 255.0
+    box = _bounding_box(ink)
+    if box is None:
+        return None
+    top, bottom, left, right = box
+    cut = ink[top:bottom, left:right]
+    height, width = SHAPE_SIZE
+    upscale = cut.shape[0] < height or cut.shape[1] < width
+    resized = cv2.resize(cut, (width, height), interpolation=cv2.INTER_LINEAR if upscale else cv2.INTER_AREA)
+    blurred = cv2.GaussianBlur(resized, (0, 0), SHAPE_BLUR)
+    return GlyphShape(blurred, (right - left) / max(bottom - top, 1), count_holes(cut >= MIN_INK))
+
+
+@lru_cache(maxsize=1)
+def references() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(digits (R,), boxes (R, H*W), log aspects (R,))`` of every reference shape, built once."""
+    digits, boxes, aspects = [], [], []
+    for font, weight in reference_fonts():
+        for n in range(1, 9):
+            shape = glyph_shape(reference_mask(n, font, weight))
+            assert shape is not None
+            digits.append(n)
+            boxes.append(shape.box.ravel())
+            aspects.append(np.log(shape.aspect))
+    return np.array(digits), np.array(boxes, np.float32), np.array(aspects, np.float32)
+
+
+def digit_distances(shape: GlyphShape) -> np.ndarray:
+    """``(8,)`` distance of a glyph to the nearest reference of each digit 1-8 (lower is closer)."""
+    digits, boxes, aspects = references()
+    shape_part = np.abs(boxes - shape.box.ravel()[None]).mean(axis=1)
+    aspect_part = ASPECT_WEIGHT * np.abs(aspects - np.log(shape.aspect))
+    total = shape_part + aspect_part
+    return np.array([total[digits == n].min() for n in range(1, 9)])
