@@ -128,6 +128,12 @@ class SkinModel:
     strict: bool
     """The skin lacks a state: cells are also checked against an acceptance radius and for local
     differences."""
+    variant_of: np.ndarray
+    """``(V,)`` the template row each variant look belongs to (columns ``K..K+V`` of ``matrix_t``)."""
+    variant_blocks: np.ndarray
+    """``(V, height, width, 3)`` feature blocks of the variant looks."""
+    spans: np.ndarray
+    """``(V,)`` weighted squared distance from each variant to its state's template."""
 
 
 _PER_SKIN: dict[tuple[int, str], tuple[Skin, object]] = {}
@@ -168,6 +174,12 @@ def _coarse(blocks: np.ndarray) -> np.ndarray:
     return (pairs[..., 0::2, :] + pairs[..., 1::2, :]) * 0.25
 
 
+def skin_variants(skin: Skin) -> list[tuple[Cell, np.ndarray]]:
+    """The skin's extra looks of a state (Win7's covered tiles shade across the board and light up
+    under the pointer), as ``(state, template)`` pairs."""
+    return [(state, image) for state in sorted(skin.variants) for image in skin.variants[state]]
+
+
 def _build_model(skin: Skin) -> SkinModel:
     cell = skin.cell_size
     size = min(FEATURE_SIZE, cell)
@@ -176,25 +188,31 @@ def _build_model(skin: Skin) -> SkinModel:
     # feature pixels lying wholly inside the covered part of the cell
     height, width = max(1, covered_h * size // cell), max(1, covered_w * size // cell)
     states = tuple(sorted(skin.cells))
+    variants = skin_variants(skin)
     vectors = []
-    for state in states:
-        template = skin.cells[state]
+    for template in [skin.cells[state] for state in states] + [image for _, image in variants]:
         if template.shape[:2] != (covered_h, covered_w):
             template = cv2.resize(template, (covered_w, covered_h), interpolation=cv2.INTER_AREA)
         padded = np.zeros((cell, cell, 3), dtype=np.uint8)
         padded[:covered_h, :covered_w] = template
         vectors.append(_resample(padded, size, size)[:height, :width].astype(np.float32))
-    blocks = np.stack(vectors)
-    coarse = _coarse(blocks)
+    every = np.stack(vectors)
+    coarse = _coarse(every)
     # W t = t + COARSE_WEIGHT^2 P'P t: the transpose of 2x2 averaging spreads a quarter over each pixel
-    spread = np.zeros_like(blocks)
+    spread = np.zeros_like(every)
     h, w = coarse.shape[1:3]
     spread[:, : 2 * h, : 2 * w] = coarse.repeat(2, axis=1).repeat(2, axis=2) / 4
-    weighted = (blocks + COARSE_WEIGHT**2 * spread).reshape(len(states), -1)
-    norms = np.einsum("kd,kd->k", weighted, blocks.reshape(len(states), -1))
-    weight = blocks[0].size + COARSE_WEIGHT**2 * coarse[0].size
-    between = norms[:, None] + norms[None, :] - 2.0 * (blocks.reshape(len(states), -1) @ weighted.T)
-    radius = acceptance_radii(states, np.sqrt(np.maximum(between, 0.0) / weight), bool(skin.missing_states()))
+    weighted = (every + COARSE_WEIGHT**2 * spread).reshape(len(every), -1)
+    norms = np.einsum("kd,kd->k", weighted, every.reshape(len(every), -1))
+    weight = every[0].size + COARSE_WEIGHT**2 * coarse[0].size
+    flat = every.reshape(len(every), -1)
+    between = norms[:, None] + norms[None, :] - 2.0 * (flat @ weighted.T)
+    k = len(states)
+    variant_of = np.array([states.index(state) for state, _ in variants], dtype=np.intp)
+    spans = np.maximum(between[variant_of, np.arange(k, len(every))], 1e-6)
+    radius = acceptance_radii(
+        states, np.sqrt(np.maximum(between[:k, :k], 0.0) / weight), bool(skin.missing_states())
+    )
     return SkinModel(
         skin,
         np.asarray(states, dtype=np.int8),
@@ -205,9 +223,44 @@ def _build_model(skin: Skin) -> SkinModel:
         height,
         width,
         radius.astype(np.float32),
-        blocks,
+        every[:k],
         bool(skin.missing_states()),
+        variant_of,
+        every[k:],
+        spans.astype(np.float32),
     )
+
+
+def _fold_variants(squared: np.ndarray, model: SkinModel) -> tuple[np.ndarray, np.ndarray]:
+    """``(N, K)`` squared distances with each state's distance taken to the nearest blend of its
+    template and one of its variants, and ``(N, V)`` the blend weight of each variant.
+
+    A look between two drawn shades of a state (a shade gradient across the board) is that state;
+    the blend is found from the two distances alone: ``t = <x - a, b - a> / |b - a|^2`` clamped to
+    [0, 1], with ``<x - a, b - a> = (|x - a|^2 - |x - b|^2 + |b - a|^2) / 2``.
+    """
+    k = len(model.states)
+    if not len(model.variant_of):
+        return squared, np.zeros((len(squared), 0), dtype=squared.dtype)
+    main = squared[:, model.variant_of]
+    along = 0.5 * (main - squared[:, k:] + model.spans)
+    blend = np.clip(along / model.spans, 0.0, 1.0)
+    folded = main - 2.0 * blend * along + blend**2 * model.spans
+    out = np.ascontiguousarray(squared[:, :k])
+    for j, row in enumerate(model.variant_of.tolist()):
+        np.minimum(out[:, row], folded[:, j], out=out[:, row])
+    return out, blend
+
+
+def _nearest_looks(model: SkinModel, best: np.ndarray, blend: np.ndarray) -> np.ndarray:
+    """``(N, height, width, 3)`` the look of its best state nearest each cell (template or blend)."""
+    looks = model.blocks[best]
+    for j, row in enumerate(model.variant_of.tolist()):
+        chosen = (best == row) & (blend[:, j] > 0)
+        if chosen.any():
+            weights = blend[chosen, j][:, None, None, None]
+            looks[chosen] = looks[chosen] + weights * (model.variant_blocks[j] - model.blocks[row])
+    return looks
 
 
 def acceptance_radii(states: tuple[Cell, ...], between: np.ndarray, missing: bool) -> np.ndarray:
@@ -343,7 +396,8 @@ def rim_distance(image: np.ndarray, geometry: Geometry, skin: Skin) -> np.ndarra
     ring = np.ones((model.height, model.width), dtype=bool)
     ring[1:-1, 1:-1] = False
     cells = cell_blocks(image, geometry, model)[:, :, ring].reshape(geometry.rows * geometry.cols, -1)
-    templates = model.blocks[:, ring].reshape(len(model.blocks), -1)
+    every = np.concatenate([model.blocks, model.variant_blocks])
+    templates = every[:, ring].reshape(len(every), -1)
     squared = (cells**2).sum(axis=1)[:, None] - 2.0 * cells @ templates.T + (templates**2).sum(axis=1)[None]
     rms = np.sqrt(np.maximum(squared, 0.0) / cells.shape[1])
     return rms.min(axis=1).reshape(geometry.rows, geometry.cols)
@@ -378,6 +432,7 @@ def classify_cells(
     own = np.einsum("nd,nd->n", vectors, vectors) + COARSE_WEIGHT**2 * np.einsum("nd,nd->n", coarse, coarse)
     squared += own[:, None]
     squared += model.norms[None, :]
+    squared, blend = _fold_variants(squared, model)
     rms = np.sqrt(np.maximum(squared, 0.0, out=squared) / model.weight, out=squared)
     shape = (rows, cols)
     states = model.states
@@ -396,7 +451,7 @@ def classify_cells(
     confidence = np.where(d2 > 0, 1.0 - d1 / np.maximum(d2, 1e-9), 0.0)
     peak = None
     if model.strict:  # the skin lacks a state: how far the cell is from its best template, locally
-        diff = _coarse(blocks - model.blocks[best].reshape(blocks.shape))
+        diff = _coarse(blocks - _nearest_looks(model, best, blend).reshape(blocks.shape))
         peak = np.abs(diff).mean(axis=-1).reshape(rows * cols, -1).max(axis=1).reshape(rows, cols)
     return CellReading(
         geometry=geometry,

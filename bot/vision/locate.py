@@ -122,16 +122,16 @@ class Location:
 
 
 def face_kinds(skin: Skin) -> list[FaceKind]:
-    """The flat faces of the covered and ``0`` templates (whichever the skin has), computed once."""
+    """The flat faces of the covered and ``0`` templates and their variants (whichever the skin has),
+    computed once."""
     return per_skin(skin, "faces", _build_face_kinds)
 
 
 def _build_face_kinds(skin: Skin) -> list[FaceKind]:
     kinds = []
-    for state in (Cell.COVERED, Cell.ZERO):
-        template = skin.cells.get(state)
-        if template is None:
-            continue
+    looks = [(state, skin.cells[state]) for state in (Cell.COVERED, Cell.ZERO) if state in skin.cells]
+    looks += [(state, image) for state in (Cell.COVERED, Cell.ZERO) for image in skin.variants.get(state, [])]
+    for state, template in looks:
         h, w = template.shape[:2]
         middle = template[h // 3 : h - h // 3, w // 3 : w - w // 3].reshape(-1, 3)
         colour = np.median(middle, axis=0)
