@@ -31,6 +31,7 @@ import numpy as np
 
 from bot.board import Cell, neighbour_table
 from calibration.cluster import features
+from calibration.counts import choose_mines, group_counts
 from calibration.model import Group, Proposal
 
 LOGGER = logging.getLogger(__name__)
@@ -209,6 +210,7 @@ class Labeller:
         grids: list[np.ndarray],
         known: dict[int, Cell] | None = None,
         references: dict[Cell, np.ndarray] | None = None,
+        preset: dict[int, Proposal] | None = None,
     ):
         self.groups = groups
         self.grids = grids
@@ -223,6 +225,8 @@ class Labeller:
         self.proposals: dict[int, Proposal] = {
             gid: Proposal(gid, state, True, "matches the existing skin") for gid, state in self.known.items()
         }
+        self.proposals.update(preset or {})
+        self.known.update({gid: p.state for gid, p in (preset or {}).items() if p.state is not None})
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -280,6 +284,7 @@ class Labeller:
         self._covered_and_zero()
         self._glyphs()
         self._settle_exploded()
+        self._count_digits()
         self._digits()
         for g in self.groups:
             self._propose(g.id, None, False, "looks like no cell state minebot knows")
@@ -531,6 +536,114 @@ class Labeller:
                         gid, p.state, False, p.reason + "; the counts do not confirm it"
                     )
 
+    def _exact_shots(self) -> set[int]:
+        """The screenshots where every mine shows: all of them on a won board, else the lost ones."""
+        return set(range(len(self.grids))) if self.won else self._shots_showing(Cell.EXPLODED)
+
+    def _mine_like(self) -> set[int]:
+        """Groups surely labelled as a mine, the exploded mine or a flag: what the counts count."""
+        return {
+            gid
+            for gid, p in self.proposals.items()
+            if p.confident and p.state in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
+        }
+
+    def _count_digits(self) -> None:
+        """Digits from whole-board counts on the screenshots where every mine shows (see
+        :mod:`calibration.counts`): the mine-like groups are completed by the counts, then every glyph
+        group whose cells all touch the same count is that digit, whatever it looks like."""
+        exact = self._exact_shots()
+        if not exact:
+            return
+        on_exact = self._exact_groups(exact)
+        todo = [
+            g.id
+            for g in self.groups
+            if g.id not in self.proposals and not self.looks[g.id].plain and g.id in on_exact
+        ]
+        if not todo:
+            return
+        revealed: dict[int, int | None] = {
+            gid: int(p.state)
+            for gid, p in self.proposals.items()
+            if p.confident and p.state is not None and p.state.is_number()
+        }
+        revealed.update({gid: None for gid in todo})
+        looks_mine = self._mine_like()
+        mines = choose_mines(self.grids, exact, looks_mine, todo, revealed)
+        per = group_counts(self.grids, exact, mines)
+        for gid in todo:
+            if gid in mines:
+                why = "counted as a mine, the counts around it agree better (its look is not sure)"
+                self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
+                continue
+            counts = per[gid]
+            value = counts.mode
+            if counts.uniform and value is not None and 1 <= value <= 8 and not self._mine_shaped(gid):
+                why = f"each of its {counts.cells} cell(s) touches exactly {value} mines or flags"
+                self._propose(gid, Cell(value), True, why)
+
+    def _mine_shaped(self, gid: int) -> bool:
+        """Whether a group's glyph is shaped like the exploded or a shown mine (never a digit then)."""
+        for state in (Cell.EXPLODED, Cell.MINE):
+            ref = self._group_of(state)
+            if ref is None:
+                continue
+            shape = ink_mask(self.groups[ref].image, None)
+            if _iou(ink_mask(self.groups[gid].image, None), shape) >= 0.45:
+                return True
+        return False
+
+    def zero_conflict(self) -> tuple[int, int] | None:
+        """``(zero, covered)`` when the counts say the plain labels are swapped: the group proposed
+        as 0 has a cell touching a mine on a screenshot where every mine shows, and the covered one
+        has none. None when they agree (or cannot tell)."""
+        zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
+        exact = self._exact_shots()
+        mines = self._mine_like()
+        if zero is None or covered is None or not exact or not mines or zero in self.known:
+            return None
+        per = group_counts(self.grids, exact, mines)
+        if zero not in per or covered not in per:
+            return None
+        if set(per[zero].counts) != {0} and set(per[covered].counts) == {0}:
+            return zero, covered
+        return None
+
+    def confirm_zero(self) -> None:
+        """Make unsure 0 / covered labels sure when the counts settle them: the 0 group touches no
+        mine anywhere and the covered group does."""
+        zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
+        exact = self._exact_shots()
+        mines = self._mine_like()
+        if zero is None or covered is None or not exact or not mines:
+            return
+        per = group_counts(self.grids, exact, mines)
+        if (
+            zero in per
+            and covered in per
+            and set(per[zero].counts) == {0}
+            and set(per[covered].counts) != {0}
+        ):
+            for gid in (zero, covered):
+                p = self.proposals[gid]
+                if not p.confident:
+                    reason = (
+                        p.reason + "; the counts confirm it (no 0 cell touches a mine, a covered one does)"
+                    )
+                    self.proposals[gid] = Proposal(gid, p.state, True, reason, p.alternatives)
+        for g in self.groups:  # other plain looks whose cells touch different counts are unrevealed
+            p = self.proposals.get(g.id)
+            if (
+                p is not None
+                and not p.confident
+                and p.state == Cell.COVERED
+                and g.id in per
+                and len(per[g.id].counts) > 1
+            ):
+                reason = p.reason + "; its cells touch different counts of mines, so it is not revealed"
+                self.proposals[g.id] = Proposal(g.id, Cell.COVERED, True, reason)
+
     def _bounds(self, gid: int, exact: set[int], revealed: set[int]) -> tuple[int, int]:
         """The values a digit group can have by the counting rules: ``(lowest, highest)``.
 
@@ -755,7 +868,20 @@ def propose_labels(
     ``known`` labels groups already matched to a skin being updated; ``references`` are that skin's
     templates, which stand in for looks absent from these screenshots (a 0 cell, say).
     """
-    return Labeller(groups, grids, known, references).run()
+    labeller = Labeller(groups, grids, known, references)
+    proposals = labeller.run()
+    swap = labeller.zero_conflict()
+    if swap is not None:
+        zero, covered = swap
+        why = "the counts: {} cells touch mines, so they are not 0"
+        preset = {
+            zero: Proposal(zero, Cell.COVERED, True, why.format("its")),
+            covered: Proposal(covered, Cell.ZERO, True, "the counts: none of its cells touches a mine"),
+        }
+        labeller = Labeller(groups, grids, known, references, preset)
+        proposals = labeller.run()
+    labeller.confirm_zero()
+    return dict(sorted(labeller.proposals.items()))
 
 
 def violations(grid: np.ndarray, states: dict[int, Cell | None]) -> list[tuple[int, int]]:

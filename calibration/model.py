@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bot.board import Cell, Coord
+from bot.board import Board, Cell, Coord
 from bot.errors import MinebotError
 from bot.skin import STATE_NAMES
 
@@ -41,6 +41,16 @@ def parse_state(text: str) -> Cell | None:
             pass
     names = ", ".join(STATE_NAMES)
     raise CalibrationError(f"unknown cell state {text!r}: use one of {names}, or 'skip'")
+
+
+@dataclass
+class Truth:
+    """The true cells of one screenshot (``--board FILE``), and the board's rectangle if the file says."""
+
+    board: Board
+    source: str
+    region: tuple[float, float, float, float] | None = None
+    """``(left, top, width, height)`` of the cell grid, from a ``# board: x y w h`` comment."""
 
 
 @dataclass

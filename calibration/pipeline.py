@@ -14,14 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.board import Cell
+from bot.board import Board, Cell
 from bot.capture import ReplayCapture
 from bot.errors import BoardNotFoundError
+from bot.geometry import Geometry
 from bot.skin import Skin, load_skin
 from calibration.cluster import Shot, align, cut_cells, group_shots, read_tiles
 from calibration.grid import find_grid
 from calibration.label import propose_labels
-from calibration.model import CalibrationError, Group, Proposal, state_key
+from calibration.model import CalibrationError, Group, Proposal, Truth, state_key
 
 LOGGER = logging.getLogger(__name__)
 
@@ -65,40 +66,107 @@ class Analysis:
         return f"{self.shots[m.shot].name} {m.cell}"
 
 
-def analyse(images: list[tuple[str, np.ndarray]], base: Skin | None = None) -> Analysis:
-    """Find, cut, group and label the cells of every screenshot; ``base`` is a skin being updated.
+def _locate(name: str, image: np.ndarray, truth: Truth | None) -> Geometry:
+    """The board's geometry: found from the pixels; with a true board, checked against its shape (and
+    taken from its ``# board:`` rectangle when the pixels give another shape)."""
+    try:
+        found: Geometry | None = find_grid(image)
+    except BoardNotFoundError as exc:
+        if truth is None or truth.region is None:
+            raise BoardNotFoundError(f"{name}: {exc}") from exc
+        found = None
+    if truth is None:
+        assert found is not None
+        return found
+    rows, cols = truth.board.shape
+    if found is not None and (found.rows, found.cols) == (rows, cols):
+        return found
+    if truth.region is not None:
+        left, top, width, height = truth.region
+        return Geometry(left, top, width / cols, height / rows, rows, cols)
+    shape = f"{found.rows}x{found.cols}" if found is not None else "none"
+    raise CalibrationError(
+        f"{name}: the board found is {shape} cells but {truth.source} is {rows}x{cols}; "
+        "add a '# board: X Y WIDTH HEIGHT' line (the cell grid's rectangle in pixels) to the board file"
+    )
+
+
+def analyse(
+    images: list[tuple[str, np.ndarray]], base: Skin | None = None, truths: list[Truth] | None = None
+) -> Analysis:
+    """Find, cut, group and label the cells of every screenshot; ``base`` is a skin being updated;
+    ``truths`` are the true boards of the screenshots (``--board``), which then give every label.
 
     Raises:
         BoardNotFoundError: naming the screenshot where no grid was found.
-        CalibrationError: when updating and no cell looks like the existing skin.
+        CalibrationError: when updating and no cell looks like the existing skin, or the true boards
+            do not fit the screenshots.
     """
     if not images:
         raise CalibrationError("no screenshots given")
+    if truths is not None and len(truths) != len(images):
+        raise CalibrationError(
+            f"{len(truths)} --board file(s) for {len(images)} screenshot(s): give one board per screenshot"
+        )
     shots: list[Shot] = []
     size = base.cell_size if base is not None else 0
-    for name, image in images:
-        try:
-            geometry = find_grid(image)
-        except BoardNotFoundError as exc:
-            raise BoardNotFoundError(f"{name}: {exc}") from exc
+    for k, (name, image) in enumerate(images):
+        geometry = _locate(name, image, truths[k] if truths is not None else None)
         if base is not None:
             geometry = align(image, geometry, base.cells)
         if not size:
             size = max(round(min(geometry.pitch_x, geometry.pitch_y)), 4)
         shots.append(Shot(name, geometry, cut_cells(image, geometry, size)))
     groups = group_shots(shots)
+    if truths is not None:
+        groups = split_by_truth(groups, shots, [t.board for t in truths])
     grids = [np.zeros(s.tiles.shape[:2], int) for s in shots]
     for g in groups:
         for m in g.members:
             grids[m.shot][m.cell] = g.id
     known: dict[int, Cell] = {}
-    if base is not None:
+    if base is not None and truths is None:
         reading = read_tiles(np.stack([g.image for g in groups])[None], base.cells)
         known = {g.id: Cell(int(v)) for g, v in zip(groups, reading.states[0], strict=True) if v >= 0}
         if not known:
             raise CalibrationError(f"no cell of these screenshots looks like skin {base.name!r}: wrong skin?")
-    proposals = propose_labels(groups, grids, known, base.cells if base is not None else None)
+    if truths is not None:
+        proposals = truth_labels(groups, truths)
+    else:
+        proposals = propose_labels(groups, grids, known, base.cells if base is not None else None)
     return Analysis(shots, [img for _, img in images], groups, grids, proposals, size, base)
+
+
+def split_by_truth(groups: list[Group], shots: list[Shot], boards: list[Board]) -> list[Group]:
+    """Look-alike groups split so each holds one true state (a group of two states cannot be one
+    template), largest first, renumbered, each with the median image of its own cells."""
+    for shot, board in zip(shots, boards, strict=True):
+        if shot.tiles.shape[:2] != board.shape:
+            raise CalibrationError(
+                f"{shot.name}: board is {shot.tiles.shape[:2]}, its --board is {board.shape}"
+            )
+    parts: list[list] = []
+    for g in groups:
+        by_state: dict[int, list] = {}
+        for m in g.members:
+            by_state.setdefault(int(boards[m.shot].cells[m.cell]), []).append(m)
+        parts.extend(by_state.values())
+    parts.sort(key=lambda members: -len(members))
+    out = []
+    for i, members in enumerate(parts):
+        tiles = np.stack([shots[m.shot].tiles[m.cell] for m in members])
+        out.append(Group(i, np.median(tiles, axis=0).round().astype(np.uint8), members))
+    return out
+
+
+def truth_labels(groups: list[Group], truths: list[Truth]) -> dict[int, Proposal]:
+    """Every group labelled with its cells' true state (one state per group after :func:`split_by_truth`)."""
+    out = {}
+    for g in groups:
+        m = g.members[0]
+        state = Cell(int(truths[m.shot].board.cells[m.cell]))
+        out[g.id] = Proposal(g.id, state, True, f"given by {truths[m.shot].source}")
+    return out
 
 
 def choose_templates(

@@ -10,10 +10,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Cell
+from bot.board import Board, Cell
 from bot.skin import Skin, find_skin, user_skin_dir
 from calibration.label import contact_sheet, violations
-from calibration.model import CalibrationError
+from calibration.model import CalibrationError, Proposal, Truth
 from calibration.pipeline import Analysis, ReadBack, analyse, choose_templates, load_images, read_back
 from calibration.sprites import DEFAULT_ORDER, read_sheet
 from calibration.writer import missing_states, write_skin
@@ -23,6 +23,8 @@ LOGGER = logging.getLogger(__name__)
 Asker = Callable[[Analysis, Path], dict[int, Cell | None]]
 """Asks a person about the unsure groups (given the contact sheet's path); returns their answers."""
 RARE = ("7", "8")
+END_STATES = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
+"""States only an ended game shows: a skin without them still plays, and refuses such cells."""
 
 
 @dataclass
@@ -42,6 +44,8 @@ class CalibrateOptions:
     play_to_learn: bool = False
     clicks: int = 12
     seed: int = 0
+    boards: list[str] = field(default_factory=list)
+    """Board text files giving the true cells of the screenshots, in order (``--board FILE``)."""
 
 
 @dataclass
@@ -55,6 +59,8 @@ class CalibrateReport:
     missing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     readback: list[ReadBack] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+    """Unsure groups not written (``--yes``): each one line, naming the group and why."""
 
 
 def group_lines(analysis: Analysis) -> list[str]:
@@ -110,7 +116,8 @@ def calibrate(
         if not options.shots:
             raise CalibrationError("give at least one screenshot (or --live, or --sprite-sheet FILE)")
         images = [frame for shot in options.shots for frame in load_images(shot)]
-    analysis = analyse(images, base)
+    boards = [load_board(path) for path in options.boards]
+    analysis = analyse(images, base, boards or None)
     folder.mkdir(parents=True, exist_ok=True)
     sheet_path = folder / "groups.png"
     cv2.imwrite(str(sheet_path), contact_sheet(analysis.groups, analysis.proposals))
@@ -118,16 +125,17 @@ def calibrate(
     answers: dict[int, Cell | None] = {}
     unsure = analysis.unsure()
     if unsure and ask is None:
-        listed = "; ".join(
-            f"#{p.group} ({analysis.groups[p.group].count} cells, e.g. {analysis.example(p.group)}) "
-            f"{p.describe()}"
-            for p in unsure
-        )
-        raise CalibrationError(
-            f"{len(unsure)} group(s) could not be labelled with confidence: {listed}. "
-            f"See the contact sheet {sheet_path}; run in a terminal without --yes to label them, "
-            "or add a screenshot that shows more of the board"
-        )
+        blocking = [p for p in unsure if not can_leave_out(p, analysis)]
+        if blocking:
+            listed = "; ".join(_describe(analysis, p) for p in blocking)
+            raise CalibrationError(
+                f"{len(blocking)} group(s) that play needs could not be labelled with confidence: "
+                f"{listed}. See the contact sheet {sheet_path}; run in a terminal without --yes to "
+                "label them, give the true board with --board FILE, or add a screenshot that shows "
+                "more of the board"
+            )
+        answers = {p.group: None for p in unsure}
+        report.left_out = [_describe(analysis, p) for p in unsure]
     if unsure and ask is not None:
         answers = ask(analysis, sheet_path)
     cells, notes = choose_templates(analysis, answers)
@@ -152,6 +160,45 @@ def calibrate(
     report.notes = notes
     report.readback = read_back(analysis, folder, answers)
     return report
+
+
+def _describe(analysis: Analysis, p: Proposal) -> str:
+    return f"#{p.group} ({analysis.groups[p.group].count} cells, e.g. {analysis.example(p.group)}) {p.describe()}"
+
+
+def can_leave_out(p: Proposal, analysis: Analysis) -> bool:
+    """Whether ``--yes`` may leave an unsure group out of the skin: every state it may be is an
+    end-of-game state (mine, exploded, wrong flag), or a play state another group surely has (a
+    second look of it). Such cells are then refused when read, never guessed."""
+    options = ({p.state} if p.state is not None else set()) | set(p.alternatives)
+    if not options:
+        return False
+    sure = {q.state for q in analysis.proposals.values() if q.confident and q.state is not None}
+    if analysis.base is not None:
+        sure |= set(analysis.base.cells)
+    return all(state in END_STATES or state in sure for state in options)
+
+
+def load_board(path: str | Path) -> Truth:
+    """A board text file (``--board``): the board, and its rectangle from a ``# board: x y w h`` line.
+
+    Raises:
+        CalibrationError: when the file is missing or not a board.
+    """
+    import re
+
+    from bot.errors import MinebotError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        board = Board.from_text(text)
+    except OSError as exc:
+        raise CalibrationError(f"--board {str(path)!r}: cannot read it ({exc.strerror})") from exc
+    except MinebotError as exc:
+        raise CalibrationError(f"--board {str(path)!r}: {exc}") from exc
+    rect = re.search(r"^#\s*board:\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$", text, re.M)
+    region = tuple(float(v) for v in rect.groups()) if rect else None
+    return Truth(board, str(path), region)  # type: ignore[arg-type]
 
 
 def rare_hint(missing: list[str], name: str) -> str | None:

@@ -2,8 +2,10 @@
 
 The board is found from the pixels alone (its cells repeat), its cells are grouped by look and each
 group is labelled: covered, 0-8, flag, mine, exploded, wrong flag. Groups it is unsure of are asked
-about in a terminal (a contact sheet, groups.png, shows them numbered) or, with --yes, named in an
-error. The skin goes to your skin folder (or --out) with a SOURCE.md, and the screenshots are read
+about in a terminal (a contact sheet, groups.png, shows them numbered); with --yes the sure labels
+are written and the unsure groups listed, and it fails only when a state play needs is unsure (an
+unsure mine, exploded mine or wrong flag only makes such cells refused later). --board FILE gives
+the true board of a screenshot when the automatic labels are wrong. The skin goes to your skin folder (or --out) with a SOURCE.md, and the screenshots are read
 back with it so you see how safely it reads. States never seen (7 and 8 are rare) are listed: add
 them later with --update NAME. A published sprite sheet can be read directly with --sprite-sheet.
 """
@@ -35,7 +37,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="name of the new skin (its folder name)")
     parser.add_argument("--out", type=Path, help="write the skin here instead of your skin folder")
     parser.add_argument(
-        "--yes", action="store_true", help="ask nothing: accept sure labels, fail naming any unsure group"
+        "--yes",
+        action="store_true",
+        help="ask nothing: write the sure labels, list the unsure ones, and fail only when a state play "
+        "needs (covered, 0, a digit shown, flag) is unsure",
+    )
+    parser.add_argument(
+        "--board",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="the true board of a screenshot in the text format (once per screenshot, in order): its "
+        "cells label the groups, for when automatic labels are wrong",
     )
     parser.add_argument("--update", metavar="NAME", help="add states missing from an existing skin")
     parser.add_argument(
@@ -82,6 +95,7 @@ def _options(args: argparse.Namespace) -> CalibrateOptions:
         play_to_learn=args.play_to_learn,
         clicks=args.clicks,
         seed=args.seed,
+        boards=list(args.board),
     )
 
 
@@ -102,6 +116,8 @@ def _print_report(report: CalibrateReport) -> None:
     print(f"skin {report.name!r} written to {report.skin_path}")
     for note in report.notes:
         print(f"  note: {note}")
+    for line in report.left_out:
+        print(f"  left out (unsure; such cells will be refused, not guessed): {line}")
     if report.missing:
         print(f"not seen yet, so not readable: {', '.join(report.missing)}")
         hint = rare_hint(report.missing, report.name)
