@@ -869,7 +869,7 @@ def propose_labels(
     templates, which stand in for looks absent from these screenshots (a 0 cell, say).
     """
     labeller = Labeller(groups, grids, known, references)
-    proposals = labeller.run()
+    labeller.run()
     swap = labeller.zero_conflict()
     if swap is not None:
         zero, covered = swap
@@ -879,7 +879,7 @@ def propose_labels(
             covered: Proposal(covered, Cell.ZERO, True, "the counts: none of its cells touches a mine"),
         }
         labeller = Labeller(groups, grids, known, references, preset)
-        proposals = labeller.run()
+        labeller.run()
     labeller.confirm_zero()
     return dict(sorted(labeller.proposals.items()))
 

@@ -163,7 +163,8 @@ def calibrate(
 
 
 def _describe(analysis: Analysis, p: Proposal) -> str:
-    return f"#{p.group} ({analysis.groups[p.group].count} cells, e.g. {analysis.example(p.group)}) {p.describe()}"
+    count, where = analysis.groups[p.group].count, analysis.example(p.group)
+    return f"#{p.group} ({count} cells, e.g. {where}) {p.describe()}"
 
 
 def can_leave_out(p: Proposal, analysis: Analysis) -> bool:

@@ -5,8 +5,9 @@ group is labelled: covered, 0-8, flag, mine, exploded, wrong flag. Groups it is 
 about in a terminal (a contact sheet, groups.png, shows them numbered); with --yes the sure labels
 are written and the unsure groups listed, and it fails only when a state play needs is unsure (an
 unsure mine, exploded mine or wrong flag only makes such cells refused later). --board FILE gives
-the true board of a screenshot when the automatic labels are wrong. The skin goes to your skin folder (or --out) with a SOURCE.md, and the screenshots are read
-back with it so you see how safely it reads. States never seen (7 and 8 are rare) are listed: add
+the true board of a screenshot when the automatic labels are wrong. The skin goes to your skin
+folder (or --out) with a SOURCE.md, and the screenshots are read back with it so you see how safely
+it reads. States never seen (7 and 8 are rare) are listed: add
 them later with --update NAME. A published sprite sheet can be read directly with --sprite-sheet.
 """
 
