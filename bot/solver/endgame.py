@@ -89,13 +89,9 @@ def arrangements(know: Knowledge, unknown: list[int], mines_left: int, limit: in
     return out
 
 
-def _by_safety(state: list[int], open_cells: int, n: int) -> list[tuple[int, int]]:
+def _by_safety(state: int, open_cells: list[int], mine_sets: list[int]) -> list[tuple[int, int]]:
     """(arrangements where the cell is safe, cell) for the undetermined cells, safest first."""
-    pairs = []
-    for i in range(n):
-        if (open_cells >> i) & 1:
-            bit = 1 << i
-            pairs.append((sum(1 for a in state if not a & bit), i))
+    pairs = [((state & ~mine_sets[i]).bit_count(), i) for i in open_cells]
     pairs.sort(key=lambda p: (-p[0], p[1]))
     return pairs
 
@@ -103,7 +99,11 @@ def _by_safety(state: list[int], open_cells: int, n: int) -> list[tuple[int, int
 def search(
     know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET, max_arrangements: int = MAX_ARRANGEMENTS
 ) -> EndgameChoice | None:
-    """The click with the highest probability of winning, or None when the position is too big."""
+    """The click with the highest probability of winning, or None when the position is too big.
+
+    A state (a set of arrangements) is a Python integer with one bit per arrangement, so splitting it
+    by a cell's outcome is a handful of big-integer ANDs against bitsets built once per search.
+    """
     cells = know.cells
     unknown = [j for j, v in enumerate(cells) if v == COVERED and j not in know.known]
     if not unknown or len(unknown) > MAX_UNKNOWN:
@@ -118,67 +118,78 @@ def search(
     # a cell's number is its fixed mines (flags, proven) plus the mines among these unknown cells;
     # the fixed part is the same in every arrangement, so only the unknown part splits a state
     near = [sum(1 << index[k] for k in know.nbrs[j] if k in index) for j in unknown]
-    memo: dict[frozenset[int], float] = {}
+    mine_sets = [0] * n  # bit a set: arrangement a has a mine at cell i
+    shows: list[dict[int, int]] = [{} for _ in range(n)]  # value -> arrangements where cell i is safe, shows it
+    for a, mask in enumerate(arr):
+        bit = 1 << a
+        for i in range(n):
+            if (mask >> i) & 1:
+                mine_sets[i] |= bit
+            else:
+                v = (mask & near[i]).bit_count()
+                shows[i][v] = shows[i].get(v, 0) | bit
+    value_sets = [sorted(d.items()) for d in shows]
+    memo: dict[int, float] = {}
     nodes = 0
 
-    def split(state: list[int], i: int) -> dict[int, list[int]]:
-        bit = 1 << i
-        groups: dict[int, list[int]] = {}
-        m = near[i]
-        for a in state:
-            if not a & bit:
-                groups.setdefault((a & m).bit_count(), []).append(a)
-        return groups
+    def split(state: int, i: int) -> list[int]:
+        return [sub for _, vs in value_sets[i] if (sub := state & vs)]
 
-    def win(state: list[int]) -> float:
+    def chance(state: int, i: int, total: int, beat: float = -1.0) -> float:
+        """P(win) when clicking cell i in ``state`` (``total`` arrangements) and playing on perfectly.
+
+        Returns -1.0 as soon as the click provably cannot score above ``beat`` (the best so far).
+        """
+        won = 0.0
+        rest = (state & ~mine_sets[i]).bit_count()
+        bound = beat * total + 1e-9
+        for sub in split(state, i):
+            size = sub.bit_count()
+            rest -= size
+            won += size * win(sub)
+            if won + rest <= bound:
+                return -1.0
+        return won / total
+
+    def win(state: int) -> float:
         nonlocal nodes
-        if len(state) == 1:
+        if state & (state - 1) == 0:  # one arrangement left
             return 1.0
-        key = frozenset(state)
-        if key in memo:
-            return memo[key]
+        if state in memo:
+            return memo[state]
         nodes += 1
         if nodes > node_budget:
             raise _Budget
-        union = inter = state[0]
-        for a in state:
-            union |= a
-            inter &= a
-        open_cells = union & ~inter
+        open_cells = [i for i in range(n) if state & mine_sets[i] and state & ~mine_sets[i]]
         if not open_cells:
             return 1.0
-        total = len(state)
+        total = state.bit_count()
         result = None
         for i in range(n):
-            if not (union >> i) & 1:  # safe in every arrangement: free information if its number varies
-                groups = split(state, i)
-                if len(groups) > 1:
-                    result = sum(len(g) * win(g) for g in groups.values()) / total
+            if not state & mine_sets[i]:  # safe in every arrangement: free information if its number varies
+                if len(split(state, i)) > 1:
+                    result = chance(state, i, total)
                     break
         if result is None:
             result = 0.0
-            for safe, i in _by_safety(state, open_cells, n):
+            for safe, i in _by_safety(state, open_cells, mine_sets):
                 if safe <= result * total + 1e-9:  # P(win) <= P(safe): nothing left can beat the best
                     break
-                score = sum(len(g) * win(g) for g in split(state, i).values()) / total
+                score = chance(state, i, total, result)
                 if score > result:
                     result = score
-        memo[key] = result
+        memo[state] = result
         return result
 
+    everything = (1 << len(arr)) - 1
+    open_cells = [i for i in range(n) if everything & mine_sets[i] and everything & ~mine_sets[i]]
     best: EndgameChoice | None = None
     best_safe = 0
-    union = inter = arr[0]
-    for a in arr:
-        union |= a
-        inter &= a
     try:
-        for safe, i in _by_safety(arr, union & ~inter, n):
+        for safe, i in _by_safety(everything, open_cells, mine_sets):
             if best is not None and safe < best.win * len(arr) - 1e-9:
                 break
-            groups = split(arr, i)
-            score = sum(len(g) * win(g) for g in groups.values()) / len(arr)
-            safe = sum(len(g) for g in groups.values())
+            score = chance(everything, i, len(arr), -1.0 if best is None else best.win - 2e-9)
             if best is None or (score, safe) > (best.win + 1e-12, best_safe):
                 best, best_safe = EndgameChoice(unknown[i], score, len(arr)), safe
     except _Budget:

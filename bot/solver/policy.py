@@ -123,6 +123,26 @@ def first_click(rows: int, cols: int, rule: FirstClickRule, density: float = 0.0
     return Move(Action.OPEN, cell, p, reason, (cell,))
 
 
+_LAST: list[Knowledge] = []
+"""The knowledge of the last board read, advanced in place when the next board extends it."""
+
+
+def read_knowledge(board: Board) -> Knowledge:
+    """:meth:`Knowledge.from_board`, but incremental: reuses the last board's knowledge when it can.
+
+    Sound for any board that extends the last one (same numbers, more revealed or flagged cells),
+    whichever game it comes from: what those numbers proved stays proven. Anything else is read
+    from scratch, which also raises the errors with the cell they name.
+    """
+    check_playable(board)
+    if _LAST and _LAST[0].advance(board):
+        return _LAST[0]
+    _LAST.clear()
+    know = Knowledge.from_board(board)
+    _LAST.append(know)
+    return know
+
+
 def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarray:
     """Exact P(mine) for every covered cell (NaN elsewhere); flags count as known mines.
 
@@ -131,7 +151,7 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
         ContradictionError: no arrangement of mines fits the board (names a contradicting cell).
     """
     total = board.mines if total_mines is None else total_mines
-    probs = solve(Knowledge.from_board(board), total)
+    probs = solve(read_knowledge(board), total)
     out = np.full(board.rows * board.cols, np.nan)
     for j, p in probs.prob.items():
         out[j] = p
@@ -175,7 +195,7 @@ def choose_moves(
         move = first_click(board.rows, board.cols, rule, density)
         if board[move.cell] == Cell.COVERED:
             return [move]
-    know = Knowledge.from_board(board)
+    know = read_knowledge(board)
     moves = _certain_moves(know, {j: know.reason[j] for j in know.known}, flags)
     if moves:
         return moves

@@ -115,6 +115,62 @@ class Knowledge:
         know.propagate()
         return know
 
+    def advance(self, board: Board) -> bool:
+        """Update in place to ``board``, a later position of the same game; False if it is not one.
+
+        A later position differs only by covered cells that now show a number or a flag. The new
+        numbers become constraints and propagation runs from them alone, so a move costs what it
+        changed, not the whole board. Since every rule is monotone (more numbers only prove more),
+        the fixed point reached is the one :meth:`from_board` reaches from scratch. False (and the
+        object left unusable) when the board is not such a successor or a new number contradicts
+        what is known: the caller then reads the board from scratch, which names the problem.
+        """
+        if board.shape != (self.rows, self.cols):
+            return False
+        new = board.cells.ravel()
+        old = np.fromiter(self.cells, dtype=np.int8, count=len(self.cells))
+        changed = np.flatnonzero(new != old).tolist()
+        if not changed:
+            return True
+        values = new[changed].tolist()
+        if any(old[j] != COVERED or not (v <= Cell.EIGHT or v == FLAG) for j, v in zip(changed, values)):
+            return False
+        cells, known = self.cells, self.known
+        try:
+            for j, v in zip(changed, values):
+                if v == FLAG:
+                    if known.get(j) is False:
+                        return False
+                    if j not in known:
+                        self._settle(j, True, "flag")
+                    del known[j], self.reason[j]
+                    self.flags += 1
+                else:
+                    if known.get(j) is True:
+                        return False
+                    if j not in known:
+                        self._settle(j, False, "revealed")
+                    known.pop(j)
+                    self.reason.pop(j)
+                cells[j] = v
+            for j, v in zip(changed, values):
+                if v == FLAG:
+                    continue
+                unknown, need = [], v
+                for k in self.nbrs[j]:
+                    if cells[k] == FLAG or known.get(k) is True:
+                        need -= 1
+                    elif cells[k] == COVERED and k not in known:
+                        unknown.append(k)
+                if need < 0 or need > len(unknown):
+                    return False
+                if unknown:
+                    self._add_constraint(j, unknown, need)
+            self.propagate()
+        except ContradictionError:
+            return False
+        return True
+
     def _add_constraint(self, cell: int, unknown: list[int], need: int) -> None:
         self.cons[cell] = [set(unknown), need]
         cell_cons = self.cell_cons
@@ -179,12 +235,17 @@ class Knowledge:
         rc = divmod(k, self.cols)
         return ContradictionError(f"cell {rc} shows {self.cells[k]} but {detail}", rc)
 
-    def _single(self, queue: set[int]) -> bool:
-        """Apply the single-number rule to the queued constraints until none is left; True if any fired."""
+    def _single(self, queue: set[int], touched: set[int]) -> bool:
+        """Apply the single-number rule to the queued constraints until none is left; True if any fired.
+
+        Every constraint it looks at (including those its deductions change) is added to ``touched``,
+        for the pair rule to check next.
+        """
         cons = self.cons
         fired = False
         while queue:
             k = queue.pop()
+            touched.add(k)
             con = cons.get(k)
             if con is None:
                 continue
@@ -249,8 +310,7 @@ class Knowledge:
         while True:
             queue = self._dirty
             self._dirty = set()
-            pair_todo |= queue
-            self._single(queue)
+            self._single(queue, pair_todo)
             pair_todo |= self._dirty
             if self._dirty:
                 continue
