@@ -228,7 +228,8 @@ def test_skins_are_loaded_once_until_their_folder_changes(tmp_path, monkeypatch)
     monkeypatch.setenv("MINEBOT_SKIN_PATH", str(tmp_path))
     first = load_cached("classic")
     assert first.path == tmp_path / "classic" and load_cached("classic") is first
-    later = (tmp_path / "classic" / "skin.json").stat().st_mtime + 10
+    folder = tmp_path / "classic"
+    later = max(entry.stat().st_mtime for entry in [folder, *folder.iterdir()]) + 10
     os.utime(tmp_path / "classic" / "1.png", (later, later))
     assert load_cached("classic") is not first
     with pytest.raises(SkinError, match="no skin named 'nope'"):
