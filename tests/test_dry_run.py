@@ -71,10 +71,86 @@ def test_the_move_is_the_solvers_for_the_read_board(frames, capsys):
 def test_annotate_writes_one_png_per_read_frame(frames, tmp_path, capsys):
     main(["dry-run", str(frames), "--skin", "classic", "--annotate", str(tmp_path / "ann")])
     written = sorted(p.name for p in (tmp_path / "ann").iterdir())
-    assert written == ["0001_a_mid.png", "0002_b_lost.png"]
-    picture = cv2.imread(str(tmp_path / "ann" / "0001_a_mid.png"))
-    original = cv2.imread(str(frames / "a_mid.png"))
-    assert picture.shape == original.shape and not np.array_equal(picture, original)
+    assert written == ["0001_a_mid.png", "0002_b_lost.png"]  # no board on c_empty: nothing to draw
+
+
+def _layout_of(image: np.ndarray, rows: int):
+    from bot.vision import read_screen
+    from bot.vision.annotate import layout
+
+    reading = read_screen(image, "classic")
+    return reading, layout(image.shape, reading.geometry, rows)
+
+
+def test_annotate_crops_to_the_board_and_face_and_enlarges_each_cell(frames, tmp_path, capsys):
+    from bot.vision.annotate import MIN_CELL
+
+    main(["dry-run", str(frames / "a_mid.png"), "--skin", "classic", "--annotate", str(tmp_path)])
+    picture = cv2.imread(str(tmp_path / "0001_a_mid.png"))
+    screen = cv2.imread(str(frames / "a_mid.png"))
+    reading, plan = _layout_of(screen, 2)
+    g = reading.geometry
+    assert picture.shape == (plan.height, plan.width, 3)
+    assert plan.scale == 2 and min(plan.cells.pitch_x, plan.cells.pitch_y) > MIN_CELL - 0.5  # 20 px cells
+    board_and_face = g.region().union(g.face)
+    assert plan.crop.left <= board_and_face.left and plan.crop.right >= board_and_face.right
+    assert plan.crop.top <= board_and_face.top and plan.crop.bottom >= board_and_face.bottom
+    assert plan.crop.width <= board_and_face.width + g.pitch_x  # the board, not the desktop
+    assert plan.crop.height <= board_and_face.height + g.pitch_y
+    # the client's own pixels are there, enlarged: a revealed cell's corner is the screenshot's, scaled
+    (r, c) = next(zip(*np.nonzero(reading.board.cells == 0), strict=True))
+    shot = g.cell_rect((int(r), int(c)))
+    drawn = plan.cells.cell_rect((int(r), int(c)))
+    assert np.array_equal(picture[drawn.bottom - 4, drawn.right - 4], screen[shot.bottom - 2, shot.right - 2])
+
+
+def test_annotate_colours_covered_cells_by_mine_chance_and_marks_the_move(frames, tmp_path, capsys):
+    from bot.solver import mine_probabilities
+    from bot.vision.annotate import INSET, MOVE_COLOURS, STRIP, heat
+
+    main(["dry-run", str(frames / "a_mid.png"), "--skin", "classic", "--json"])
+    move = json.loads(capsys.readouterr().out)["frames"][0]["move"]
+    main(["dry-run", str(frames / "a_mid.png"), "--skin", "classic", "--annotate", str(tmp_path)])
+    picture = cv2.imread(str(tmp_path / "0001_a_mid.png")).astype(int)
+    reading, plan = _layout_of(cv2.imread(str(frames / "a_mid.png")), 2)
+    odds = mine_probabilities(reading.board, 10)
+    for r, c in zip(*np.nonzero(~np.isnan(odds)), strict=True):
+        box = plan.cells.cell_rect((int(r), int(c)))
+        corner = picture[box.top + round(INSET * box.height) + 1, box.left + round(INSET * box.width) + 1]
+        assert np.abs(corner - heat(float(odds[r, c]))).max() <= 1
+    colour = np.array(MOVE_COLOURS[move["action"]])
+    marked = np.all(picture == colour, axis=2)
+    marked[plan.height - 2 * STRIP :] = False  # the legend shows the move colour too
+    ys, xs = np.nonzero(marked)
+    box = plan.cells.cell_rect(tuple(move["cell"]))
+    assert len(xs) > 4 * box.width  # a frame all round the cell
+    assert box.left - 12 <= xs.min() and xs.max() <= box.right + 12  # ... and nowhere else
+    assert box.top - 12 <= ys.min() and ys.max() <= box.bottom + 12
+    legend = picture[plan.height - 2 * STRIP :]
+    for p in (0.0, 1.0):
+        assert np.all(legend == np.array(heat(p)), axis=2).any()  # both ends of the colour scale
+
+
+def test_annotate_boxes_an_unreadable_cell_of_a_failed_frame(tmp_path, capsys):
+    from bot.vision.annotate import STRIP, UNCERTAIN
+
+    board = stage_boards("beginner", seed=21)[1].board
+    _, geometry = render_screen(board, "classic", 1.0, seed=5, screen_size=(640, 480))
+    x, y = geometry.cell_center((4, 4))
+    shot, _ = render_screen(board, "classic", 1.0, seed=5, screen_size=(640, 480), cursor_at=(x - 2, y - 3))
+    cv2.imwrite(str(tmp_path / "cursor.png"), shot)
+    assert (
+        main(["dry-run", str(tmp_path / "cursor.png"), "--skin", "classic", "--annotate", str(tmp_path)]) == 1
+    )
+    picture = cv2.imread(str(tmp_path / "0001_cursor.png"))
+    _, plan = _layout_of(render_screen(board, "classic", 1.0, seed=5, screen_size=(640, 480))[0], 1)
+    assert picture.shape == (plan.height, plan.width, 3)
+    marked = np.all(picture[: plan.height - STRIP] == UNCERTAIN, axis=2)
+    cell, below_right = plan.cells.cell_rect((4, 4)), plan.cells.cell_rect((5, 5))
+    assert marked[cell.top : cell.bottom, cell.left : cell.right].any()  # the cell under the pointer
+    ys, xs = np.nonzero(marked)  # and only cells the pointer covers
+    assert cell.left - 1 <= xs.min() and xs.max() <= below_right.right and cell.top - 1 <= ys.min()
+    assert ys.max() <= below_right.bottom
 
 
 def test_gif_frames_are_read_one_by_one(tmp_path, capsys):

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.capture import ReplayCapture
-from bot.errors import MinebotError
+from bot.errors import MinebotError, RecognitionError
 from bot.game import FirstClickRule, GameStatus, find_rule
 from bot.progress import Progress
-from bot.vision import AUTO, Reading, read_screen
+from bot.vision import AUTO, CellReading, Reading, find_board, find_face, read_screen
 
 NAME = "dry-run"
 HELP = "read screenshots and show the board, status and move (no clicking)"
@@ -123,20 +123,44 @@ def _solve(result: FrameResult, options: DryRunOptions) -> Any:
     return mine_probabilities(board, board.mines)
 
 
-def _annotate(folder: Path, index: int, image: Any, result: FrameResult, probabilities: Any) -> Path:
+def caption(result: FrameResult) -> str:
+    """One line over an annotated frame: source, status, skin, the move and its mine chance, or the error."""
+    text = result.source
+    reading, move = result.reading, result.move
+    if reading is not None:
+        text += f": {reading.status.value}, skin {reading.skin.name}"
+    if move is not None:
+        text += f"; move: {move.action.value} row {move.cell[0]} col {move.cell[1]}"
+        text += f" ({100 * move.probability:.0f}% mine)"
+    if result.error is not None:
+        text += f"; {result.error}"
+    return text
+
+
+def _cells_to_draw(image: Any, result: FrameResult, skin: str) -> CellReading | None:
+    """The cells to picture: the reading's, or for a board with unreadable cells the located grid's."""
+    if result.reading is not None:
+        return replace(result.reading.cells, geometry=result.reading.geometry)  # with the face found
+    if result.error is None or not result.error.startswith(RecognitionError.__name__):
+        return None
+    try:
+        location = find_board(image, skin)
+    except MinebotError:
+        return None
+    face = find_face(image, location.geometry, location.skin)
+    return replace(location.reading, geometry=replace(location.geometry, face=face.region if face else None))
+
+
+def _annotate(
+    folder: Path, index: int, image: Any, result: FrameResult, cells: CellReading, odds: Any
+) -> Path:
     import cv2
 
     from bot.vision.annotate import annotate
 
-    assert result.reading is not None
     move = result.move
-    picture = annotate(
-        image,
-        replace(result.reading.cells, geometry=result.reading.geometry),  # with the face found
-        probabilities,
-        move.cell if move is not None else None,
-        move.action.value if move is not None else "open",
-    )
+    action = move.action.value if move is not None else "open"
+    picture = annotate(image, cells, odds, move.cell if move else None, action, caption(result))
     folder.mkdir(parents=True, exist_ok=True)
     stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in Path(result.source).stem)
     path = folder / f"{index:04d}_{stem}.png"
@@ -164,8 +188,9 @@ def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[Fr
                 except MinebotError as exc:
                     result.error = f"{type(exc).__name__}: {exc}"
                     LOGGER.info("frame %s: %s", result.source, result.error)
-                if options.annotate is not None and result.reading is not None:
-                    _annotate(options.annotate, len(results), image, result, probabilities)
+                cells = _cells_to_draw(image, result, options.skin) if options.annotate else None
+                if options.annotate is not None and cells is not None:
+                    _annotate(options.annotate, len(results), image, result, cells, probabilities)
                 if progress is not None:
                     progress.update()
     return results
