@@ -28,6 +28,7 @@ from bot.board import Coord
 from bot.capture import ReplayCapture, SimCapture
 from bot.errors import MinebotError
 from bot.game import FirstClickRule, Game, GameStatus, Level, find_level, find_rule
+from bot.geometry import Region
 from bot.input import InputEvent, RecordingInput, SimInput
 from bot.render import (
     CELL_UNITS,
@@ -54,13 +55,42 @@ class SimError(MinebotError, ValueError):
 
 @dataclass(frozen=True)
 class SimClick:
-    """One click the simulated client received: where, which button, and the cell under it (if any)."""
+    """One click the simulated client received: where, which button, and the cell under it (if any).
+
+    ``covered`` is True when the click landed on a window covering the board (it went to that window).
+    """
 
     x: int
     y: int
     button: str
     cell: Coord | None
     on_face: bool = False
+    covered: bool = False
+
+
+@dataclass(frozen=True)
+class Disturbances:
+    """Faults a user causes mid-game, for the play loop to survive: the window dragged elsewhere, or
+    another window covering part of the board for a while. Seeded: each game gets its own schedule.
+    """
+
+    moves: int = 0
+    """Window moves per game, each to a random place on the screen (at the first grab after a click)."""
+    covers: int = 0
+    """Times per game another window covers part of the board."""
+    cover_frames: int = 24
+    """How many frames (screen grabs) a cover lasts."""
+    within_clicks: int = 30
+    """Each disturbance follows one of the game's first this many clicks, drawn at random."""
+    seed: int = 0
+
+    def schedule(self, game: int) -> tuple[set[int], set[int]]:
+        """The click numbers (1-based, within a game) after which the window moves, and is covered."""
+        rng = np.random.default_rng([self.seed, game])
+        clicks = np.arange(1, self.within_clicks + 1)
+        moves = rng.choice(clicks, size=min(self.moves, len(clicks)), replace=False)
+        covers = rng.choice(clicks, size=min(self.covers, len(clicks)), replace=False)
+        return {int(c) for c in moves}, {int(c) for c in covers}
 
 
 class SimClient:
@@ -89,6 +119,7 @@ class SimClient:
         clutter: bool = True,
         left_click_chords: bool = False,
         seconds_per_action: float = 0.5,
+        disturbances: Disturbances | None = None,
         *,
         rows: int | None = None,
         cols: int | None = None,
@@ -110,6 +141,18 @@ class SimClient:
         self.clutter = clutter
         self.left_click_chords = left_click_chords
         self.seconds_per_action = seconds_per_action
+        self.disturbances = disturbances or Disturbances()
+        self.moves_done = 0
+        """Window moves so far (all games)."""
+        self.covers_done = 0
+        self.cover: Region | None = None
+        """The screen region another window covers now, if any."""
+        self._cover_left = 0
+        self._pending: list[str] = []
+        self._game_clicks = 0
+        self._schedule: tuple[set[int], set[int]] = (set(), set())
+        self._rng = np.random.default_rng([self.disturbances.seed, 99])
+        self._skin_arg = skin
         self.games_started = 0
         self.clicks = 0
         self.history: list[SimClick] = []
@@ -157,6 +200,8 @@ class SimClient:
     def _new_game(self) -> Game:
         lv = self.level
         game = Game(lv.rows, lv.cols, lv.mines, rule=self.rule, seed=self.seed + self.games_started)
+        self._schedule = self.disturbances.schedule(self.games_started)
+        self._game_clicks = 0
         self.games_started += 1
         self._started_at = self._stopped_at = None
         LOGGER.debug("sim: new %s game, seed %d", lv.name, self.seed + self.games_started - 1)
@@ -207,12 +252,21 @@ class SimClient:
         face = self.geometry.face
         on_face = face is not None and face.contains(x, y)
         cell = self.cell_at(x, y)
+        covered = self.cover is not None and self.cover.contains(x, y)
         self.clicks += 1
-        self.history.append(SimClick(x, y, button, cell, on_face))
+        self.history.append(SimClick(x, y, button, cell, on_face, covered))
+        if covered:
+            return  # the covering window took the click
         if on_face and button == "left":
             self.new_game()
         elif cell is not None:
+            self._game_clicks += 1
             self._act(cell, button)
+            moves, covers = self._schedule
+            if self._game_clicks in moves:
+                self._pending.append("move")
+            if self._game_clicks in covers:
+                self._pending.append("cover")
 
     def _act(self, cell: Coord, button: str) -> None:
         game = self.game
@@ -235,8 +289,76 @@ class SimClient:
     def _state_key(self) -> tuple:
         return (self.game.board.cells.tobytes(), self.game.status, self.mines_left, self.seconds)
 
+    def move_window(self, origin: tuple[int, int]) -> None:
+        """Drag the window so that its top-left corner is at ``origin`` (the board moves with it)."""
+        height, width = self._screen.shape[:2]
+        screen, self.geometry = render_screen(
+            self.game.board,
+            self._skin_arg,
+            self.scale,
+            status=self.status,
+            mines_left=self.mines_left,
+            seconds=self.seconds,
+            screen_size=(width, height),
+            origin=origin,
+            seed=self.seed,
+            clutter=self.clutter,
+        )
+        self.origin = origin
+        self._screen = screen
+        self._shown_cells = self.game.board.cells.copy()
+        self._frame_key = self._state_key()
+        self.moves_done += 1
+        LOGGER.debug("sim: window moved to %s", origin)
+
+    def _random_origin(self) -> tuple[int, int]:
+        height, width = self._screen.shape[:2]
+        room_x = width - self.layout.width
+        room_y = height - self.layout.height - (TASKBAR_HEIGHT if self.clutter else 0)
+        return int(self._rng.integers(0, max(room_x, 0) + 1)), int(self._rng.integers(0, max(room_y, 0) + 1))
+
+    def _random_cover(self) -> Region:
+        """A rectangle over one corner of the board, 30-70% of its width and height."""
+        board = self.geometry.region()
+        w = max(1, int(board.width * self._rng.uniform(0.3, 0.7)))
+        h = max(1, int(board.height * self._rng.uniform(0.3, 0.7)))
+        x = board.left - w // 3 if self._rng.random() < 0.5 else board.right - 2 * w // 3
+        y = board.top - h // 3 if self._rng.random() < 0.5 else board.bottom - 2 * h // 3
+        height, width = self._screen.shape[:2]
+        x, y = min(max(x, 0), width - w), min(max(y, 0), height - h)
+        return Region(x, y, w, h)
+
+    def _disturb(self) -> None:
+        """Apply the disturbances due after the last click."""
+        for what in self._pending:
+            if what == "move":
+                self.move_window(self._random_origin())
+            else:
+                self.cover, self._cover_left = self._random_cover(), self.disturbances.cover_frames
+                self.covers_done += 1
+        self._pending.clear()
+
     def frame(self) -> np.ndarray:
-        """The whole current screen (BGR). Re-drawn only when the game, counters or timer changed."""
+        """The whole current screen (BGR), with any covering window drawn over it.
+
+        Re-drawn only when the game, counters or timer changed; disturbances due happen here (the
+        user drags the window while the bot waits for the client to redraw).
+        """
+        if self._pending:
+            self._disturb()
+        screen = self._painted()
+        if self.cover is None:
+            return screen
+        self._cover_left -= 1
+        covered = screen.copy()
+        c = self.cover
+        covered[c.top : c.bottom, c.left : c.right] = (200, 120, 60)
+        covered[c.top : c.top + max(2, c.height // 8), c.left : c.right] = (120, 40, 10)  # a title bar
+        if self._cover_left <= 0:
+            self.cover = None
+        return covered
+
+    def _painted(self) -> np.ndarray:
         key = self._state_key()
         if key != self._frame_key:
             board = self.game.board

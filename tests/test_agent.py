@@ -1,17 +1,31 @@
 """The play loop, run headless against the simulated client and doctored screens."""
 
 import json
+import sys
+import types
 
 import numpy as np
 import pytest
 
-from bot.agent import Player, PlayOptions, SessionSummary, check_progress, flag_the_rest, unsettled_zero
-from bot.board import Board
+from bot.agent import (
+    FirstClickLog,
+    Player,
+    PlayOptions,
+    SessionSummary,
+    check_progress,
+    flag_the_rest,
+    parse_new_game,
+    same_game,
+    unsettled_zero,
+)
+from bot.agent.ending import judge_end
+from bot.board import Board, Cell
 from bot.capture import CaptureBackend
 from bot.cli import main
 from bot.errors import AbortedError
+from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Region
-from bot.mock import SimClient
+from bot.mock import Disturbances, SimClient
 from bot.solver import Action, Move
 
 
@@ -268,3 +282,251 @@ def test_ctrl_c_stops_cleanly_with_the_games_so_far():
     summary = Player(client.capture, client.input, PlayOptions(games=3), sleep=lambda s: None).run()
     assert summary.games == 1 and "Ctrl-C" in summary.stopped
     assert "stopped: interrupted (Ctrl-C)" in summary.format()
+
+
+# -- faults a player causes: the window moved or covered mid-game --------------------------------------
+
+
+def play_disturbed(disturbances, games=2, level="intermediate", **options):
+    client = SimClient(level, seed=7, screen_size=(1024, 768), disturbances=disturbances)
+    options = PlayOptions(games=games, cover_wait=5, **options)
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    return client, summary
+
+
+def test_moved_and_covered_windows_lose_no_game_and_no_click_leaves_the_board():
+    _, calm = play_disturbed(None)
+    rough = Disturbances(moves=2, covers=1, cover_frames=40, within_clicks=8, seed=3)
+    client, summary = play_disturbed(rough)
+    assert [r.status for r in summary.results] == [r.status for r in calm.results]
+    assert [r.clicks for r in summary.results] == [r.clicks for r in calm.results]
+    assert all(r.error is None for r in summary.results) and summary.stopped is None
+    assert client.moves_done >= 3 and client.covers_done >= 1
+    assert sum(r.relocations for r in summary.results) >= 2
+    assert all_clicks_on_board_or_face(client) and not any(click.covered for click in client.history)
+
+
+class Vanishing(CaptureBackend):
+    """A sim screen where the whole window disappears (closed) from the n-th grab on."""
+
+    name = "vanishing"
+
+    def __init__(self, client: SimClient, after: int) -> None:
+        super().__init__()
+        self.client, self.after, self.grabs = client, after, 0
+
+    def screen_region(self) -> Region:
+        return self.client.capture.screen_region()
+
+    def _grab(self, region: Region) -> np.ndarray:
+        self.grabs += 1
+        image = self.client.capture.grab(None).copy()
+        if self.grabs > self.after:
+            window = self.client.geometry.region()
+            image[window.top - 80 : window.bottom + 20, window.left - 20 : window.right + 20] = (90, 60, 30)
+        return image[region.top : region.bottom, region.left : region.right].copy()
+
+
+def test_a_board_gone_for_good_stops_after_the_bounded_wait_without_clicking(tmp_path):
+    client = sim("expert", seed=3, rule="zero")
+    capture = Vanishing(client, after=6)
+    options = PlayOptions(cover_wait=0.4, save_frames=tmp_path, retries=1)
+    player = Player(capture, client.input, options, sleep=lambda s: None)
+    result = player.play_game()
+    clicks = client.clicks
+    assert result.status == "error" and "not found for 0.4 s" in result.error
+    assert "frame saved" in result.error and result.covered_seconds >= 0.4
+    assert clicks == result.clicks and all_clicks_on_board_or_face(client)
+
+
+def test_a_different_game_found_elsewhere_stops_the_game():
+    client = sim("beginner", seed=2, rule="zero")
+    original = client.handle
+
+    def handle(event):
+        original(event)
+        if event.kind == "click" and client.clicks == 2:  # the user starts a new game and drags the window
+            client.new_game()
+            client.move_window((5, 5))
+
+    client.input.client = type("Hook", (), {"handle": staticmethod(handle)})()
+    result = Player(client.capture, client.input, PlayOptions(cover_wait=1), sleep=lambda s: None).play_game()
+    assert result.status == "error" and "is not this game" in result.error
+    assert client.clicks == result.clicks >= 2 and client.game.board.is_fresh()  # nothing clicked on it
+
+
+# -- the end of a game, the mine total, the first-click rule, new games ---------------------------------
+
+
+def test_judge_end_reads_an_end_from_what_can_be_read():
+    states = Board.from_text("12\n.X").cells
+    sure = np.array([[True, True], [False, True]])
+    assert judge_end(states, sure, None, None, 1) == (GameStatus.LOST, "board")
+    won = Board.from_text("11\n1.").cells
+    unsure_mine = np.array([[True, True], [True, False]])
+    assert judge_end(won, unsure_mine, None, None, 1) == (GameStatus.WON, "board")
+    assert judge_end(won, unsure_mine, None, None, 2) is None  # a safe cell is still unread
+    assert judge_end(won, unsure_mine, GameStatus.WON, None, None) == (GameStatus.WON, "face")
+    before = Board.from_text("12\n..")
+    assert judge_end(won, unsure_mine, None, before, 1) is None  # a revealed cell changed: a misread
+
+
+def test_a_won_screen_the_skin_cannot_read_is_a_win(tmp_path):
+    client = sim("beginner", seed=5, rule="zero")
+    won = {"seen": False}
+
+    def paint_mines(image, rect, client):
+        if client.game.status is GameStatus.WON:  # every mine drawn in a look the skin never saw
+            won["seen"] = True
+            board = client.game.board
+            for cell in board.cells_where(~board.revealed_mask()):
+                r = client.geometry.cell_rect(cell)
+                image[r.top : r.bottom, r.left : r.right] = (255, 0, 255)
+
+    capture = Doctored(client, (0, 0), after=0, paint=paint_mines)
+    for seed in range(5, 12):  # the first won game among a few
+        client.seed = seed
+        client.new_game()
+        result = Player(capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
+        if result.status == "won":
+            break
+    assert won["seen"] and result.status == "won" and result.error is None
+    assert result.ended_by == "face (some cells unreadable)"
+
+
+def test_same_game_compares_every_revealed_cell():
+    before = Board.from_text("12.\n...")
+    sure = np.ones((2, 3), dtype=bool)
+    assert same_game(before, Board.from_text("12.\n.3.").cells, sure) is None
+    assert same_game(before, Board.from_text("1..\n...").cells, sure) == (0, 1)
+    assert same_game(before, Board.from_text("1..\n...").cells, ~sure) is None
+    assert same_game(before, Board.from_text("12\n..").cells, sure) == (0, 0)
+
+
+def test_the_mine_total_of_a_custom_board_comes_from_the_clients_counter(monkeypatch, capsys):
+    client = SimClient("10x12/20", seed=4, screen_size=(800, 600), rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    monkeypatch.setitem(sys.modules, "bot.vision.counter", None)  # no counter reader: a clear error
+    result = player.play_game()
+    assert (
+        result.status == "error" and "counter could not be read" in result.error and "--mines" in result.error
+    )
+    counter = types.ModuleType("bot.vision.counter")
+    seen = []
+
+    def read_mine_counter(image, geometry):
+        seen.append((image.shape, geometry.rows, geometry.cols))
+        return client.mines_left
+
+    counter.read_mine_counter = read_mine_counter
+    monkeypatch.setitem(sys.modules, "bot.vision.counter", counter)
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    result = player.play_game()
+    assert result.error is None and result.status in ("won", "lost") and result.board == "10x12/20"
+    assert seen and seen[0][1:] == (10, 12) and player.mines_source == "the client's mine counter"
+
+
+def test_the_first_click_rule_is_observed():
+    client = SimClient("9x9/30", seed=1, screen_size=(800, 600), rule="zero")
+    summary = Player(client.capture, client.input, PlayOptions(games=6, mines=30), sleep=lambda s: None).run()
+    rules = [r.rule for r in summary.results]
+    assert rules[0] == "safe" and rules[-1] == "zero"  # every first click opened an area: zero, once sure
+    assert "first-click rule safe then zero" in summary.format()
+    log = FirstClickLog()
+    log.record(9, 9, 30, 3, opened=True, exploded=False)
+    log.record(9, 9, 30, 3, opened=False, exploded=False)
+    assert log.rule(FirstClickRule.WINXP) is FirstClickRule.SAFE
+    log.record(9, 9, 30, 3, opened=False, exploded=True)
+    assert log.rule(FirstClickRule.SAFE) is FirstClickRule.NONE
+    assert FirstClickLog().rule(FirstClickRule.NONE) is FirstClickRule.NONE
+
+
+@pytest.mark.parametrize(("way", "expected"), [("auto", "face"), ("F2", "F2"), ("face", "face")])
+def test_new_games_start_the_way_asked_or_the_first_that_works(way, expected):
+    client = sim(rule="zero")
+    options = PlayOptions(games=2, new_game=parse_new_game(way))
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.games == 2 and summary.new_game == expected and client.games_started == 2
+
+
+def test_a_new_game_that_never_shows_is_an_error_naming_what_was_tried():
+    client = sim(rule="zero")
+    options = PlayOptions(games=2, new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert (
+        summary.games == 1
+        and "could not start a new game (click:-3,-3: no new game showed)" in summary.stopped
+    )
+    with pytest.raises(ValueError, match="click:DX,DY"):
+        parse_new_game("button")
+
+
+# -- a state never seen before -------------------------------------------------------------------------
+
+SIX_LAYOUT = [[0, 6], [1, 0], [1, 5], [1, 7], [2, 0], [2, 1], [2, 4], [3, 0], [3, 4], [3, 6]]
+SIX_LAYOUT += [[4, 1], [4, 3], [4, 4], [4, 6], [5, 0], [5, 3], [5, 4], [5, 5], [6, 0], [6, 2]]
+SIX_KEEP_COVERED = {(0, 0), (0, 1), (4, 5)}
+"""A 7x8 game with 20 mines where (4, 5) is certain to be safe and shows a 6 the board forces, while
+(0, 0)/(1, 0) still need a guess: the first 6 of a skin that never saw one, met mid-game."""
+
+
+def six_game(tmp_path, **options):
+    from bot.game import Game
+    from bot.vision.cases import skin_without
+    from bot.vision.read import load_cached
+
+    skin = skin_without(load_cached("classic"), Cell.SIX, tmp_path / "no-six")
+    client = SimClient("7x8/20", rule="none", screen_size=(640, 480), clutter=False)
+    mask = np.zeros((7, 8), dtype=bool)
+    mask[tuple(np.array(SIX_LAYOUT).T)] = True
+    client.game = Game(7, 8, 20, rule="none", layout=mask)
+    for cell in client.game.board:
+        if not mask[cell] and cell not in SIX_KEEP_COVERED and client.game.board[cell] == Cell.COVERED:
+            client.game.open(cell)
+    options = PlayOptions(skin=str(skin.path), mines=20, rule=FirstClickRule.NONE, cover_wait=0.2, **options)
+    return client, skin, Player(client.capture, client.input, options, sleep=lambda s: None)
+
+
+def test_a_first_six_forced_by_the_board_is_learned_and_the_game_goes_on(tmp_path):
+    client, skin, player = six_game(tmp_path, save_learned=True)
+    result = player.play_game()
+    assert result.error is None and result.status in ("won", "lost") and result.learned == ["6"]
+    assert Cell.SIX in player.skin.cells and Cell.SIX not in skin.cells
+    assert client.history[0].cell == (4, 5) and all_clicks_on_board_or_face(client)
+    from bot.skin import load_skin
+
+    assert Cell.SIX in load_skin(skin.path).cells  # saved with the skin, as asked
+
+
+def test_an_unseen_state_not_learned_stops_with_how_to_teach_it(tmp_path):
+    client, skin, player = six_game(tmp_path, learn=False, save_frames=tmp_path / "frames")
+    result = player.play_game()
+    assert (
+        result.status == "error"
+        and f"--update {skin.name}" in result.error
+        and "minebot calibrate" in result.error
+    )
+    assert client.clicks == result.clicks == 1  # the safe (4, 5), then nothing on the unread 6
+
+
+def test_learning_refuses_what_the_board_does_not_force(tmp_path):
+    from bot.agent.learning import forced_value, learn_unseen
+    from bot.render import render_board
+    from bot.vision.cases import skin_without
+    from bot.vision.read import load_cached
+
+    assert forced_value(Board.from_text("F1\n.1", mines=1), (1, 0)) == 1
+    assert forced_value(Board.from_text("..\n..", mines=1), (0, 0)) == 1  # the total decides
+    assert forced_value(Board.from_text("...\n...", mines=1), (0, 0)) is None
+    skin = skin_without(load_cached("classic"), Cell.TWO, tmp_path / "no-two")
+    board = Board.from_text("112.\n....\n....", mines=4)
+    image = render_board(board, "classic")
+    from bot.geometry import Geometry
+
+    geometry = Geometry(0, 0, 16, 16, 3, 4)
+    reason = learn_unseen(
+        image, geometry, skin, board.cells, [(0, 2)], Board.from_text("11..\n....\n....", mines=4), 4
+    )
+    assert reason == "the board does not force the number at cell (0, 2)"
+    reason = learn_unseen(image, geometry, skin, board.cells, [(0, 2)], board, 4)
+    assert "was '2' before" in reason

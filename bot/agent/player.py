@@ -425,7 +425,7 @@ class Player:
                 not_learned, teach = self._learn(problem.image, previous)
             outcome = self._attempt(previous, timing, rule, clicked)
             if not isinstance(outcome, Problem):
-                self.covered_seconds += self.clock() - start if warned else 0.0
+                self.covered_seconds += self.clock() - start
                 return outcome
             problem = outcome
             self.rereads += 1

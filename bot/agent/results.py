@@ -52,7 +52,7 @@ class GameResult:
     relocations: int = 0
     """Times the board was found again elsewhere on the screen (the window moved)."""
     covered_seconds: float = 0.0
-    """Time spent waiting while the board was covered or gone."""
+    """Time spent recovering: looking for the board again, waiting while it was covered or gone."""
     learned: list[str] = field(default_factory=list)
     """Cell states learned mid-game (e.g. ``'6'``): the skin lacked them and the board forced them."""
     timings: list[MoveTiming] = field(default_factory=list)
@@ -118,7 +118,8 @@ class SessionSummary:
         covered = sum(r.covered_seconds for r in self.results)
         if moved or covered:
             lines.append(
-                f"board found again after a move {moved} time(s); waited {covered:.1f} s while covered"
+                f"board found again after a move {moved} time(s); "
+                f"{covered:.1f} s spent recovering (moved, covered)"
             )
         learned = sorted({s for r in self.results for s in r.learned})
         if learned:
