@@ -1,0 +1,339 @@
+"""Read the mine counter: the 7-segment LCD display above (or below) the board, by its structure.
+
+The counter is found and read without any client's colours:
+
+1. *Lit strokes.* In bands above and below the board, pixels that are bright and strongly coloured (red,
+   green, yellow, blue LCD strokes) are grouped, a stroke's width apart, into candidate displays.
+2. *Digits.* A display is split into digit cells at the columns with no stroke; a narrow cell (a ``1``,
+   lit only on its right) is widened to the display's digit width, right-aligned.
+3. *Segments.* Each pixel is scored between the display's own dark colour (background and unlit
+   segments) and its own lit colour; a segment is lit when most of its area is. The seven-bit pattern
+   names the digit (``-`` for a minus sign, nothing lit for a blank leading digit); anything else (the
+   loops of a digit lit, an unknown pattern) means the group is not a counter.
+4. *Which display.* Most clients show two: mines left and a timer, on either side (winemine puts the
+   mines on the right). Given the board, a display whose value cannot be the mines left is dropped:
+   the total it implies (value plus flags) must leave room for every number's mines and fit in the
+   covered cells, and a fresh board with no flag has at least one mine left. Given an earlier reading,
+   a display whose value changed while the flags did not is the timer. When two still fit, the reading
+   says so and gives no value rather than take the timer for the mines.
+
+>>> import numpy as np
+>>> from bot.geometry import Geometry
+>>> image = np.zeros((60, 120, 3), np.uint8)
+>>> for n, x in ((0, 10), (4, 24)):
+...     draw_digit(image, n, x, 5, 10, 20, (0, 0, 255))
+>>> mine_counter(image, Geometry(0, 40, 10, 10, 2, 12)).value
+4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from bot.board import Board, Cell
+from bot.geometry import Geometry, Region
+
+ABOVE_ROWS = 6.0
+"""How far above the board a counter is looked for, in cell pitches (the face's band)."""
+
+BELOW_ROWS = 4.0
+"""How far below the board a counter is looked for, in cell pitches."""
+
+LIT_VALUE = 96
+"""Least brightness (0-255, brightest channel) of a lit LCD stroke when looking for displays."""
+
+LIT_CHROMA = 64
+"""Least colourfulness (brightest minus dimmest channel) of a lit stroke when looking for displays: LCD
+strokes are coloured, window chrome and text are grey."""
+
+SEGMENT_LIT = 0.5
+"""A segment is lit when along this fraction of its length some pixel is nearer the display's lit
+colour than its dark one; a loop's inside must have fewer than this fraction of such pixels."""
+
+SEGMENTS: dict[tuple[int, ...], str] = {
+    (1, 1, 1, 1, 1, 1, 0): "0",
+    (0, 1, 1, 0, 0, 0, 0): "1",
+    (1, 1, 0, 1, 1, 0, 1): "2",
+    (1, 1, 1, 1, 0, 0, 1): "3",
+    (0, 1, 1, 0, 0, 1, 1): "4",
+    (1, 0, 1, 1, 0, 1, 1): "5",
+    (1, 0, 1, 1, 1, 1, 1): "6",
+    (0, 0, 1, 1, 1, 1, 1): "6",
+    (1, 1, 1, 0, 0, 0, 0): "7",
+    (1, 1, 1, 0, 0, 1, 0): "7",
+    (1, 1, 1, 1, 1, 1, 1): "8",
+    (1, 1, 1, 1, 0, 1, 1): "9",
+    (1, 1, 1, 0, 0, 1, 1): "9",
+    (0, 0, 0, 0, 0, 0, 1): "-",
+    (0, 0, 0, 0, 0, 0, 0): " ",
+}
+"""Lit segments ``(a, b, c, d, e, f, g)`` (top, upper right, lower right, bottom, lower left, upper left,
+middle) of each character a counter shows; 6, 7 and 9 are drawn with and without their tails."""
+
+SEGMENT_BOXES = (
+    (0.0, 0.16, 0.3, 0.7),
+    (0.14, 0.44, 0.72, 1.0),
+    (0.56, 0.86, 0.72, 1.0),
+    (0.84, 1.0, 0.3, 0.7),
+    (0.56, 0.86, 0.0, 0.28),
+    (0.14, 0.44, 0.0, 0.28),
+    (0.43, 0.57, 0.3, 0.7),
+)
+"""Where each segment ``a``..``g`` is sampled in a digit cell: (top, bottom, left, right) as fractions."""
+
+HORIZONTAL = (0, 3, 6)
+"""The segments drawn across (``a``, ``d``, ``g``); the others run down."""
+
+HOLES = ((0.2, 0.38, 0.35, 0.65), (0.62, 0.8, 0.35, 0.65))
+"""The insides of a 7-segment digit's two loops: never lit (a lit one means this is no digit)."""
+
+
+def draw_digit(
+    image: np.ndarray, char: int | str, x: int, y: int, w: int, h: int, colour: tuple[int, int, int]
+) -> None:
+    """Draw a 7-segment character (strokes a fifth of the width) into ``image``: for tests and docs."""
+    pattern = next(bits for bits, c in SEGMENTS.items() if c == str(char))
+    t = max(1, w // 5)
+    bars = (
+        (x + t, y, x + w - t, y + t),
+        (x + w - t, y + t, x + w, y + h // 2),
+        (x + w - t, y + h // 2, x + w, y + h - t),
+        (x + t, y + h - t, x + w - t, y + h),
+        (x, y + h // 2, x + t, y + h - t),
+        (x, y + t, x + t, y + h // 2),
+        (x + t, y + h // 2 - t // 2, x + w - t, y + h // 2 - t // 2 + t),
+    )
+    for lit, (x0, y0, x1, y1) in zip(pattern, bars, strict=True):
+        if lit:
+            image[y0:y1, x0:x1] = colour
+
+
+@dataclass(frozen=True)
+class Display:
+    """One 7-segment display found near the board: where, what it shows, its value."""
+
+    region: Region
+    text: str
+    value: int
+
+
+@dataclass
+class CounterReading:
+    """The mine counter's value, or ``None`` with the reason it cannot be read."""
+
+    value: int | None
+    reason: str = ""
+    display: Display | None = None
+    displays: list[Display] = field(default_factory=list)
+    """Every display read near the board (the mine counter and e.g. the timer)."""
+    flags: int | None = None
+    """Flags on the board this was read with (to tell the timer by a later frame)."""
+
+
+def _bands(image: np.ndarray, geometry: Geometry) -> list[Region]:
+    """The parts of the image above and below the board where a counter may be."""
+    height, width = image.shape[:2]
+    board = geometry.region()
+    pitch = max(geometry.pitch_x, geometry.pitch_y)
+    left, right = max(0, round(board.left - pitch)), min(width, round(board.right + pitch))
+    bands = []
+    for top, bottom in (
+        (round(board.top - ABOVE_ROWS * pitch), board.top),
+        (board.bottom, round(board.bottom + BELOW_ROWS * pitch)),
+    ):
+        top, bottom = max(0, top), min(height, bottom)
+        if bottom > top and right > left:
+            bands.append(Region(left, top, right - left, bottom - top))
+    return bands
+
+
+def _stroke_mask(window: np.ndarray) -> np.ndarray:
+    """Pixels bright and coloured enough to be a lit LCD stroke."""
+    high = window.max(axis=2).astype(np.int16)
+    low = window.min(axis=2).astype(np.int16)
+    return ((high >= LIT_VALUE) & (high - low >= LIT_CHROMA)).astype(np.uint8)
+
+
+def _groups(mask: np.ndarray, pitch: float) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x, y, w, h)`` of strokes joined across gaps of up to a third of a cell pitch ."""
+    reach = max(3, round(pitch / 8))
+    joined = cv2.dilate(mask, np.ones((reach, reach), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    boxes = []
+    for label in range(1, count):
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        ys, xs = np.nonzero((labels[y : y + h, x : x + w] == label) & (mask[y : y + h, x : x + w] > 0))
+        if len(xs):
+            boxes.append((x + int(xs.min()), y + int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1))
+    return _join_rows(sorted(boxes))
+
+
+def _join_rows(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes on one line (one's height within the other's: a ``1``'s strokes may stop short, a minus
+    is a bar), less than a digit height apart, joined: digits parted by a ``1`` or a blank."""
+    joined: list[tuple[int, int, int, int]] = []
+    for x, y, w, h in boxes:
+        for i, (jx, jy, jw, jh) in enumerate(joined):
+            tall, slack = max(h, jh), 0.15 * max(h, jh)
+            inside = (y >= jy - slack and y + h <= jy + jh + slack) or (
+                jy >= y - slack and jy + jh <= y + h + slack
+            )
+            if inside and x - (jx + jw) <= 0.8 * tall:
+                top, bottom = min(jy, y), max(jy + jh, y + h)
+                joined[i] = (jx, top, max(jx + jw, x + w) - jx, bottom - top)
+                break
+        else:
+            joined.append((x, y, w, h))
+    return joined
+
+
+def _lit_score(window: np.ndarray, strokes: np.ndarray) -> np.ndarray:
+    """Each pixel placed between the display's own dark colour (0) and its own lit colour (1)."""
+    pixels = window.reshape(-1, 3).astype(np.float32)
+    lit = pixels[strokes.reshape(-1) > 0].mean(axis=0)
+    dark = np.median(pixels[strokes.reshape(-1) == 0], axis=0)
+    axis = lit - dark
+    return ((pixels - dark) @ axis / max(float(axis @ axis), 1e-6)).reshape(window.shape[:2])
+
+
+def _digit_cells(lit: np.ndarray) -> list[tuple[int, int, int]]:
+    """Digits of a display as ``(cell start, strokes start, end)`` columns: a narrow ``1`` gets a cell
+    of the digit width, right-aligned, lit only from its strokes on; a span
+    much wider than a digit (a face between two displays) is kept, to be refused as no digit."""
+    columns = lit.any(axis=0)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], columns.astype(np.int8), [0]])))
+    runs = list(zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True))
+    height = lit.shape[0]
+    wide = [b - a for a, b in runs if 0.3 * height <= b - a <= 0.8 * height]
+    if not wide:
+        return []
+    width = int(np.median(wide))
+    return [(b - width, a, b) if b - a < 0.6 * width else (a, a, b) for a, b in runs]
+
+
+def _read_cell(lit: np.ndarray) -> str | None:
+    """The character one digit cell shows, or ``None`` when it is no 7-segment character.
+
+    A horizontal segment is lit along its length when any pixel across it is, a vertical one down its
+    height: so the stroke's thickness does not matter.
+    """
+    h, w = lit.shape
+
+    def part(box: tuple[float, float, float, float]) -> np.ndarray:
+        top, bottom, left, right = box
+        y0, x0 = int(top * h), int(left * w)
+        return lit[y0 : max(y0 + 1, int(bottom * h)), x0 : max(x0 + 1, int(right * w))]
+
+    if any(part(hole).mean() >= SEGMENT_LIT for hole in HOLES):
+        return None
+    bits = []
+    for index, box in enumerate(SEGMENT_BOXES):
+        along = part(box).any(axis=0 if index in HORIZONTAL else 1)
+        bits.append(int(along.mean() >= SEGMENT_LIT))
+    return SEGMENTS.get(tuple(bits))
+
+
+def _read_display(window: np.ndarray, box: tuple[int, int, int, int], pitch: float) -> list[Display]:
+    """The displays in a candidate box: runs of two or more readable digit cells (a face between two
+    displays, being no digit, parts them)."""
+    x, y, w, h = box
+    if not (0.5 * pitch <= h <= 4 * pitch and w >= 0.8 * h):
+        return []
+    part = window[y : y + h, x : x + w]
+    lit = _lit_score(part, _stroke_mask(part)) >= 0.5
+    found: list[Display] = []
+    run: list[tuple[int, int, str]] = []
+    for a, start, b in [*_digit_cells(lit), (w, w, w)]:
+        cell = np.zeros((h, b - a), dtype=bool)
+        cell[:, start - a :] = lit[:, start:b]
+        char = _read_cell(cell) if b - a <= 0.8 * h and b > a else None
+        if char is not None:
+            run.append((a, b, char))
+            continue
+        text = "".join(c for _, _, c in run).strip()
+        if len(run) >= 2 and text.lstrip("-").isdigit():
+            left, right = run[0][0], run[-1][1]
+            found.append(Display(Region(x + left, y, right - left, h), text, int(text)))
+        run = []
+    return found
+
+
+def find_displays(image: np.ndarray, geometry: Geometry) -> list[Display]:
+    """Every 7-segment display above or below the board, left to right, top to bottom."""
+    pitch = max(geometry.pitch_x, geometry.pitch_y)
+    found = []
+    for band in _bands(image, geometry):
+        window = image[band.top : band.bottom, band.left : band.right]
+        for box in _groups(_stroke_mask(window), pitch):
+            for display in _read_display(window, box, pitch):
+                found.append(replace(display, region=display.region.offset(band.left, band.top)))
+    return sorted(found, key=lambda d: (d.region.top // max(1, d.region.height), d.region.left))
+
+
+def _mine_bounds(board: Board) -> tuple[int, int, int]:
+    """(flags counted by the counter, least and most total mines the board allows)."""
+    cells = board.cells
+    flags = int(np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
+    shown = int(np.isin(cells, (Cell.FLAG, Cell.MINE, Cell.EXPLODED)).sum())
+    covered = int((cells == Cell.COVERED).sum())
+    # numbers whose covered neighbours do not overlap each need their own mines
+    used = np.zeros(cells.shape, dtype=bool)
+    hidden = 0
+    numbers = [(int(cells[r, c]), (r, c)) for r, c in zip(*np.nonzero(cells <= Cell.EIGHT), strict=True)]
+    for n, (r, c) in sorted(numbers, reverse=True):
+        around = [p for p in board.neighbours((r, c))]
+        known = sum(cells[p] in (Cell.FLAG, Cell.MINE, Cell.EXPLODED) for p in around)
+        open_ = [p for p in around if cells[p] == Cell.COVERED]
+        if n > known and open_ and not any(used[p] for p in open_):
+            hidden += min(n - known, len(open_))
+            for p in open_:
+                used[p] = True
+    return flags, max(1, shown + hidden), shown + covered
+
+
+def _fits(display: Display, board: Board) -> bool:
+    """True when the display's value can be the mines left on this board."""
+    flags, least, most = _mine_bounds(board)
+    return least <= display.value + flags <= most
+
+
+def mine_counter(
+    image: np.ndarray, geometry: Geometry, board: Board | None = None, earlier: CounterReading | None = None
+) -> CounterReading:
+    """Find and read the mine counter near a located board (see the module docstring for how).
+
+    ``board`` (the board read from the same image) rules out displays that cannot be the mines left;
+    ``earlier`` (a reading of an earlier frame) rules out a display that changed while the flags did not.
+    """
+    displays = find_displays(image, geometry)
+    if not displays:
+        return CounterReading(None, "no 7-segment counter above or below the board")
+    flags = None if board is None else _mine_bounds(board)[0]
+    candidates = list(displays)
+    if board is not None:
+        candidates = [d for d in candidates if _fits(d, board)]
+    if earlier is not None and earlier.flags == flags:
+        before = {(d.region.left, d.region.top): d.value for d in earlier.displays}
+        candidates = [d for d in candidates if before.get((d.region.left, d.region.top), d.value) == d.value]
+    shown = ", ".join(f"{d.text!r} at ({d.region.left}, {d.region.top})" for d in displays)
+    if not candidates:
+        return CounterReading(
+            None, f"no display fits the board as mines left ({shown})", None, displays, flags
+        )
+    if len(candidates) > 1:
+        return CounterReading(
+            None,
+            f"{len(candidates)} displays could be the mine counter ({shown}); cannot tell it from the timer",
+            None,
+            displays,
+            flags,
+        )
+    return CounterReading(candidates[0].value, "", candidates[0], displays, flags)
+
+
+def read_mine_counter(image: np.ndarray, geometry: Geometry, board: Board | None = None) -> int | None:
+    """The mines left shown by the board's counter, or ``None`` (:func:`mine_counter` says why)."""
+    return mine_counter(image, geometry, board).value

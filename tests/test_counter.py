@@ -1,0 +1,103 @@
+"""The mine counter is read by its segments (real captures, drawn displays), never taken from the timer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.board import Board, Cell
+from bot.geometry import Geometry
+from bot.vision import read_screen
+from bot.vision.counter import draw_digit, find_displays, mine_counter, read_mine_counter
+
+REAL = Path(__file__).resolve().parent / "data" / "real"
+LCD_CAPTURES = sorted(p for client in ("winemine", "xdemineur") for p in (REAL / client).glob("*.png"))
+
+
+def _truth(png: Path) -> Board:
+    return Board.from_text(png.with_suffix(".txt").read_text())
+
+
+def _mines_left(board: Board) -> int:
+    """What the counter shows: the mines less the flags (a wrong flag counts as a flag)."""
+    return board.mines - int(np.isin(board.cells, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
+
+
+@pytest.mark.parametrize("png", LCD_CAPTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_real_lcd_counter_reads_mines_left(png):
+    image, truth = cv2.imread(str(png)), _truth(png)
+    reading = read_screen(image, png.parent.name)
+    counter = mine_counter(image, reading.geometry, reading.board)
+    assert counter.value == _mines_left(truth), counter.reason
+    assert len(counter.displays) == 2  # the timer is seen, and not taken
+
+
+@pytest.mark.parametrize("client", ["winemine", "xdemineur"])
+def test_real_counter_at_twice_the_size(client):
+    png = REAL / client / "expert_flags.png"
+    image = cv2.imread(str(png))
+    geometry = read_screen(image, client).geometry
+    big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    scaled = Geometry(geometry.left * 2, geometry.top * 2, geometry.pitch_x * 2, geometry.pitch_y * 2, 16, 30)
+    board = read_screen(big, client).board
+    assert read_mine_counter(big, scaled, board) == _mines_left(_truth(png))
+
+
+def test_without_the_board_two_displays_are_not_guessed():
+    png = REAL / "winemine" / "expert_flags.png"
+    image = cv2.imread(str(png))
+    counter = mine_counter(image, read_screen(image, "winemine").geometry)
+    assert counter.value is None and "cannot tell it from the timer" in counter.reason
+    assert sorted(d.value for d in counter.displays) == [0, _mines_left(_truth(png))]
+
+
+def _window(left: str, right: str | None, colour, background=(0, 0, 0), digit=(12, 22)) -> np.ndarray:
+    """A window with a board area below and 7-segment displays at the top left (and right)."""
+    image = np.full((140, 200, 3), (180, 180, 180), np.uint8)
+    w, h = digit
+    for text, x0 in ((left, 12), (right, 120)):
+        if text is None:
+            continue
+        image[8 : 8 + h + 8, x0 - 4 : x0 + len(text) * (w + 3) + 2] = background
+        for i, char in enumerate(text):
+            draw_digit(image, char, x0 + i * (w + 3), 12, w, h, colour)
+    return image
+
+
+BOARD_AREA = Geometry(10, 50, 16, 16, 5, 11)
+
+
+@pytest.mark.parametrize(
+    "colour",
+    [(0, 0, 255), (0, 255, 0), (0, 230, 255), (255, 160, 0)],
+    ids=["red", "green", "yellow", "blue"],
+)
+def test_drawn_counter_in_any_lcd_colour(colour):
+    image = _window("042", "917", colour)
+    image[8:38, 8:60] = np.where(image[8:38, 8:60] == 0, 30, image[8:38, 8:60])  # dim, not black
+    assert sorted(d.text for d in find_displays(image, BOARD_AREA)) == ["042", "917"]
+    board = Board(np.full((5, 11), int(Cell.COVERED), np.int8))
+    # 917 mines cannot hide in 55 covered cells: the right display is the timer
+    assert read_mine_counter(image, BOARD_AREA, board) == 42
+
+
+def test_minus_sign_and_single_display():
+    image = _window("-05", None, (0, 0, 255))
+    assert read_mine_counter(image, BOARD_AREA) == -5
+
+
+def test_timer_told_by_a_later_frame():
+    board = Board(np.full((5, 11), int(Cell.COVERED), np.int8))
+    first = mine_counter(_window("012", "003", (0, 0, 255)), BOARD_AREA, board)
+    assert first.value is None  # both could be the mines left
+    later = mine_counter(_window("012", "004", (0, 0, 255)), BOARD_AREA, board, earlier=first)
+    assert later.value == 12
+
+
+def test_no_counter_is_said_plainly():
+    image = np.full((140, 200, 3), (180, 180, 180), np.uint8)
+    reading = mine_counter(image, BOARD_AREA)
+    assert reading.value is None and "no 7-segment counter" in reading.reason
