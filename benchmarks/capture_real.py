@@ -15,6 +15,7 @@ guesses; the clients' own mine layouts are not seeded, so each run gives new pic
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import random
 import sys
@@ -31,11 +32,14 @@ from bot.board import Board, Cell, Coord  # noqa: E402
 from bot.errors import RecognitionError  # noqa: E402
 from bot.geometry import Geometry  # noqa: E402
 from bot.skin import TEMPLATES_DIR, Skin, load_skin  # noqa: E402
+from harness.jsminesweeper import JSMinesweeper  # noqa: E402
 from harness.realclients import RealClient, VirtualDisplay, WineMine, XDemineur  # noqa: E402
 
 LOGGER = logging.getLogger(__name__)
 CAPTURE_SCREEN = (800, 600)
 """Captures use a small screen: every board fits and the PNGs stay small."""
+PNG_SMALL = [cv2.IMWRITE_PNG_COMPRESSION, 9]
+"""Captures are written at the strongest (lossless) PNG compression: browser zooms blur edges."""
 SEEN: dict[str, set[Cell]] = {}
 """Cell states the captures of this run show so far, by skin: the dense games fill the gaps."""
 
@@ -329,9 +333,204 @@ def xdemineur_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> 
         capture_missing(Session(game, skin, rng), folder, (4, 5))
 
 
-CLIENT_CAPTURES: dict[str, Callable[[VirtualDisplay, Path, random.Random], None]] = {
-    "winemine": winemine_captures,
-    "xdemineur": xdemineur_captures,
+# -- clients with an exact truth reader (harness: page state or client-specific pixel rules) -------
+
+
+@dataclass
+class TruthSession:
+    """One client read through its own exact ``truth()`` (no skin): plays and saves cropped captures."""
+
+    game: RealClient
+    rng: random.Random
+    tile: int | None = None
+    zoom: float = 1.0
+
+    def look(self) -> tuple[Board, str]:
+        self.game.screenshot()  # pointer parked and the board still
+        return self.game.truth()
+
+    def board(self) -> Board:
+        return self.look()[0]
+
+    def open_safe_and_flag(self, rounds: int, flag: bool = True) -> Board:
+        """Open cells the numbers prove safe and flag proven mines, for up to ``rounds`` rounds."""
+        board = self.board()
+        for _ in range(rounds):
+            if board.is_lost() or self.look()[1] != "playing":
+                break
+            safe, mines = deductions(board)
+            mines -= set(board.flagged())
+            if not safe and not (flag and mines):
+                break
+            for cell in sorted(safe):
+                self.game.open(cell)
+            for cell in sorted(mines) if flag else ():
+                self.game.flag(cell)
+            board = self.board()
+        return board
+
+    def first_opening(self, tries: int = 30) -> None:
+        """Click near the middle of fresh games until the first click opens an area."""
+        rows, cols = self.game.rows, self.game.cols
+        for _ in range(tries):
+            self.game.open((rows // 2 + self.rng.randrange(-2, 3), cols // 2 + self.rng.randrange(-3, 4)))
+            board, status = self.look()
+            if status == "playing" and (board.cells == Cell.ZERO).any():
+                return
+            self.game.restart()
+        raise RecognitionError(f"no opening in {tries} first clicks")
+
+    def mid_game_with_flags(self, tries: int = 30) -> None:
+        """Deduce and guess until the board has flags and is still being played."""
+        for _ in range(tries):
+            board = self.open_safe_and_flag(4)
+            status = self.look()[1]
+            if status == "playing" and board.flagged() and len(board.covered()) < 0.8 * board.cells.size:
+                return
+            if status != "playing":
+                self.game.restart()
+                self.game.open((self.game.rows // 2, self.game.cols // 2))
+            else:
+                self.game.open(self.rng.choice(board.covered()))
+        raise RecognitionError(f"no mid-game with flags in {tries} tries")
+
+    def lose(self, wrong_flag: bool) -> None:
+        """Flag a proven-safe cell (a wrong flag), then open covered cells until the game is lost."""
+        board = self.board()
+        if wrong_flag:
+            safe, _ = deductions(board)
+            self.game.flag(min(safe) if safe else self.rng.choice(board.covered()))
+            board = self.board()
+        while self.look()[1] == "playing":
+            self.game.open(self.rng.choice(board.covered()))
+            board = self.board()
+
+    def play_to_win(self, tries: int = 40) -> bool:
+        """Deduce, guess when stuck, restart after a loss; True once the client says won."""
+        for _ in range(tries):
+            self.game.open((self.game.rows // 2, self.game.cols // 2))
+            while True:
+                board = self.open_safe_and_flag(60)
+                status = self.look()[1]
+                if status != "playing":
+                    break
+                self.game.open(self.rng.choice(board.covered()))
+            if self.look()[1] == "won":
+                return True
+            self.game.restart()
+        return False
+
+    def save(self, folder: Path, name: str, expect: str) -> Board:
+        """Write NAME.png (the client's area only), NAME.txt (the true board) and NAME.json."""
+        image = self.game.screenshot()
+        board, status = self.game.truth()
+        if status != expect:
+            raise RecognitionError(f"{name}: the client says {status!r}, expected {expect!r}")
+        check_truth(board, expect)
+        crop = self.game.client_region()
+        geometry = self.game.board_geometry().offset(-crop.left, -crop.top)
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(
+            str(folder / f"{name}.png"), image[crop.top : crop.bottom, crop.left : crop.right], PNG_SMALL
+        )
+        region = geometry.region()
+        header = [
+            f"# client: {self.game.name} {board.rows}x{board.cols}",
+            f"# mines: {board.mines}",
+            f"# status: {expect}",
+            f"# board: {region.left} {region.top} {region.width} {region.height}",
+            f"# pitch: {geometry.pitch_x:g}",
+        ]
+        (folder / f"{name}.txt").write_text("\n".join(header) + "\n" + board.to_text() + "\n")
+        write_sidecar(folder / f"{name}.json", self.game, geometry, board, expect, self.tile, self.zoom)
+        print(
+            f"  {folder.name}/{name}: {expect}, {len(board.covered())} covered, {len(board.flagged())} flags"
+        )
+        return board
+
+
+def write_sidecar(
+    path: Path,
+    game: RealClient,
+    geometry: Geometry,
+    board: Board,
+    status: str,
+    tile: int | None,
+    zoom: float,
+) -> None:
+    """NAME.json: client, cell geometry in the saved PNG's pixels, mines, tile, zoom, first-click rule."""
+    sidecar = {
+        "client": game.name,
+        "geometry": {
+            "left": round(geometry.left, 3),
+            "top": round(geometry.top, 3),
+            "pitch_x": round(geometry.pitch_x, 3),
+            "pitch_y": round(geometry.pitch_y, 3),
+            "rows": geometry.rows,
+            "cols": geometry.cols,
+        },
+        "mines": board.mines,
+        "status": status,
+        "tile": tile,
+        "zoom": zoom,
+        "first_click": game.first_click_rule.value,
+    }
+    path.write_text(json.dumps(sidecar, indent=2) + "\n")
+
+
+def truth_captures(session: TruthSession, folder: Path, won: Callable[[], TruthSession] | None) -> None:
+    """fresh, opening, flags (mid-game), lost (with a wrong flag), and won on a small board if given."""
+    session.save(folder, "expert_fresh", "playing")
+    session.first_opening()
+    session.save(folder, "expert_opening", "playing")
+    session.mid_game_with_flags()
+    session.save(folder, "expert_flags", "playing")
+    session.lose(wrong_flag=True)
+    session.save(folder, "expert_lost", "lost")
+    if won is not None:
+        small = won()
+        if small.play_to_win():
+            small.save(folder, "small_won", "won")
+
+
+JS_SETTINGS = tuple((tile, zoom) for tile in (24, 32) for zoom in (1.0, 1.25, 1.5, 1.75))
+"""The JSMinesweeper captures: tile size (CSS px) x browser zoom."""
+JS_SCREEN = (2048, 1280)
+"""The browser captures need a screen that holds 30 x 32 px x 1.75 zoom plus the page's margin."""
+
+
+def setting_folder(tile: int, zoom: float) -> str:
+    """``t24_z125`` for tile 24 at zoom 1.25."""
+    return f"t{tile}_z{round(zoom * 100)}"
+
+
+def jsminesweeper_captures(folder: Path, rng: random.Random, settings=JS_SETTINGS) -> None:  # type: ignore[no-untyped-def]
+    for tile, zoom in settings:
+        out = folder / setting_folder(tile, zoom)
+        with VirtualDisplay(*JS_SCREEN) as vd:
+            with JSMinesweeper(vd, 16, 30, 99, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
+                truth_captures(TruthSession(game, rng, tile, zoom), out, None)
+            with JSMinesweeper(vd, 9, 9, 10, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
+                small = TruthSession(game, rng, tile, zoom)
+                if small.play_to_win():
+                    small.save(out, "small_won", "won")
+
+
+def on_display(capture: Callable[[VirtualDisplay, Path, random.Random], None]) -> Capture:
+    """A capture function that runs on its own small virtual screen."""
+
+    def run(folder: Path, rng: random.Random) -> None:
+        with VirtualDisplay(*CAPTURE_SCREEN) as vd:
+            capture(vd, folder, rng)
+
+    return run
+
+
+Capture = Callable[[Path, random.Random], None]
+CLIENT_CAPTURES: dict[str, Capture] = {
+    "winemine": on_display(winemine_captures),
+    "xdemineur": on_display(xdemineur_captures),
+    "jsminesweeper": jsminesweeper_captures,
 }
 
 
@@ -358,6 +557,22 @@ def cluster_sheet(folder: Path, out: Path) -> int:
     return len(crops)
 
 
+def header_sidecars(folder: Path, client: type[RealClient]) -> int:
+    """Write NAME.json for captures whose geometry is only in their ``.txt`` header (full-screen PNGs)."""
+    count = 0
+    for txt in sorted(folder.glob("*.txt")):
+        text = txt.read_text()
+        meta = dict(line[1:].split(":", 1) for line in text.splitlines() if line.startswith("# "))
+        x, y, _, _ = (int(v) for v in meta[" board"].split())
+        pitch = float(meta[" pitch"])
+        board = Board.from_text(text)
+        geometry = Geometry(x, y, pitch, pitch, board.rows, board.cols)
+        game = client.__new__(client)  # class attributes only: name and first-click rule
+        write_sidecar(txt.with_suffix(".json"), game, geometry, board, meta[" status"].strip(), None, 1.0)
+        count += 1
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -366,19 +581,24 @@ def main(argv: list[str] | None = None) -> int:
     cap = sub.add_parser("capture", help="run the clients under Xvfb and write captures with ground truth")
     cap.add_argument("outdir", type=Path, help="folder for winemine/ and xdemineur/ (e.g. tests/data/real)")
     cap.add_argument("--seed", type=int, default=1, help="seed for the clicks (default 1)")
-    cap.add_argument("--client", choices=sorted(CLIENT_CAPTURES), action="append", help="default: both")
+    cap.add_argument("--client", choices=sorted(CLIENT_CAPTURES), action="append", help="default: all")
     clu = sub.add_parser("cluster", help="contact sheet of the distinct cells in a capture folder")
     clu.add_argument("folder", type=Path)
     clu.add_argument("sheet", type=Path, help="output PNG")
+    side = sub.add_parser("sidecars", help="NAME.json for winemine/xdemineur captures, from their headers")
+    side.add_argument("folder", type=Path, help="e.g. tests/data/real/winemine")
     args = parser.parse_args(argv)
+    if args.command == "sidecars":
+        client = {"winemine": WineMine, "xdemineur": XDemineur}[args.folder.name]
+        print(f"{header_sidecars(args.folder, client)} sidecars in {args.folder}")
+        return 0
     if args.command == "cluster":
         print(f"{cluster_sheet(args.folder, args.sheet)} distinct cells -> {args.sheet}")
         return 0
     rng = random.Random(args.seed)
     for name in args.client or sorted(CLIENT_CAPTURES):
         print(f"{name}:")
-        with VirtualDisplay(*CAPTURE_SCREEN) as vd:
-            CLIENT_CAPTURES[name](vd, args.outdir / name, rng)
+        CLIENT_CAPTURES[name](args.outdir / name, rng)
     return 0
 
 

@@ -46,7 +46,7 @@ from types import TracebackType
 
 import numpy as np
 
-from bot.board import Coord
+from bot.board import Board, Coord
 from bot.errors import MinebotError
 from bot.game import LEVELS, FirstClickRule, find_level
 from bot.geometry import Geometry, Region
@@ -453,6 +453,14 @@ class RealClient:
         return Geometry(
             win.left + lay.board_dx, win.top + lay.board_dy, lay.pitch, lay.pitch, self.rows, self.cols, face
         )
+
+    def client_region(self) -> Region:
+        """The client's own area on screen (what a capture keeps): its window by default."""
+        return self.window_region()
+
+    def truth(self) -> tuple[Board, str]:
+        """The exact board shown now and the game status, for clients with a truth reader."""
+        raise NotImplementedError(f"{self.name} has no exact truth reader in the harness")
 
     def face_center(self) -> tuple[int, int]:
         face = self.board_geometry().face

@@ -62,6 +62,65 @@ def test_captures_are_consistent(client: str) -> None:
     assert statuses == {"playing", "won", "lost"}
 
 
+def sidecar_folders() -> list[Path]:
+    """Every folder under tests/data/real that holds captures with NAME.json sidecars."""
+    return sorted({json_path.parent for json_path in REAL.rglob("*.json")})
+
+
+def check_truth_capture(sidecar: Path) -> str:
+    """One capture: the sidecar, the PNG and the board text agree; a lost board's numbers count its mines."""
+    import json
+
+    import cv2
+
+    meta = json.loads(sidecar.read_text())
+    board = Board.from_text(sidecar.with_suffix(".txt").read_text())
+    g = meta["geometry"]
+    geometry = Geometry(g["left"], g["top"], g["pitch_x"], g["pitch_y"], g["rows"], g["cols"])
+    assert board.shape == (g["rows"], g["cols"]), sidecar
+    assert board.mines == meta["mines"], sidecar
+    assert meta["first_click"] in {rule.value for rule in FirstClickRule}, sidecar
+    image = cv2.imread(str(sidecar.with_suffix(".png")))
+    assert image is not None, sidecar
+    rect = geometry.region()
+    assert rect.left >= 0 and rect.top >= 0, sidecar
+    assert rect.right <= image.shape[1] and rect.bottom <= image.shape[0], sidecar
+    status = meta["status"]
+    assert board.is_lost() == (status == "lost"), sidecar
+    shown = {"lost": (Cell.MINE, Cell.EXPLODED, Cell.FLAG), "won": (Cell.FLAG, Cell.MINE)}.get(status)
+    for cell in board:
+        value = board[cell]
+        if not value.is_number():
+            continue
+        around = [board[n] for n in board.neighbours(cell)]
+        if shown is not None and (status == "lost" or Cell.FLAG in around or Cell.MINE in around):
+            assert sum(n in shown for n in around) == value, (sidecar.name, cell)
+        else:  # playing: flags are a lower bound and covered cells the rest
+            flags = sum(n == Cell.FLAG for n in around)
+            assert flags <= value <= flags + sum(n == Cell.COVERED for n in around), (sidecar.name, cell)
+    if status == "lost":
+        assert sum(int((board.cells == c).sum()) for c in shown) == board.mines, sidecar
+    if status == "won":
+        assert int(board.revealed_mask().sum()) == board.cells.size - board.mines, sidecar
+    return status
+
+
+@pytest.mark.parametrize("folder", sidecar_folders(), ids=lambda p: str(p.relative_to(REAL)))
+def test_truth_captures_are_consistent(folder: Path) -> None:
+    """Each capture folder: sidecars, PNGs and board texts agree; fresh, playing and lost boards exist."""
+    statuses = [check_truth_capture(sidecar) for sidecar in sorted(folder.glob("*.json"))]
+    assert "lost" in statuses and "playing" in statuses, folder
+    assert sum(size.stat().st_size for size in folder.glob("*.png")) < 2_000_000, folder
+
+
+def test_every_new_client_has_captures() -> None:
+    """The browser settings and the other clients all have a capture folder with sidecars."""
+    names = {str(p.relative_to(REAL)) for p in sidecar_folders()}
+    expected = {f"jsminesweeper/t{t}_z{z}" for t in (24, 32) for z in (100, 125, 150, 175)}
+    assert expected <= names, sorted(expected - names)
+    assert {"winemine", "xdemineur"} <= names
+
+
 @pytest.mark.parametrize("client", CLIENTS)
 def test_skin_templates_match_captured_cells(client: str) -> None:
     """Each template equals every captured cell of its state, and every state seen has a template."""
