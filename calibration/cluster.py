@@ -138,8 +138,72 @@ class Shot:
     """``(rows, cols, size, size, 3)`` uint8."""
 
 
+MAX_GAIN = 0.35
+"""Two groups may be one look under different light when one image is the other times a gain this close
+to 1 (one factor for every channel and pixel: light scales, it does not recolour or redraw)."""
+RAMP_STEP = 0.04
+"""... and where their cells meet, neighbours differ in brightness by at most this fraction (median):
+a lighting ramp changes a little from cell to cell, a boundary between two states changes a lot."""
+
+
+def gain_alike(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether feature rows ``a`` and ``b`` are one look scaled by a single gain (see :data:`MAX_GAIN`)."""
+    k = float((a * b).sum() / max(float((b * b).sum()), 1e-6))
+    if abs(k - 1) > MAX_GAIN:
+        return False
+    diff = np.abs(a - k * b)
+    return bool(alike(np.array(diff.mean()), peak(diff.max(axis=1)[None]))[0])
+
+
+def _brightness(shots: list[Shot]) -> list[np.ndarray]:
+    return [s.tiles.reshape(*s.tiles.shape[:2], -1).astype(np.float32).mean(axis=2) for s in shots]
+
+
+def _ramp_steps(labels: list[np.ndarray], light: list[np.ndarray], a: int, b: int) -> list[float]:
+    """Relative brightness steps between side-by-side cells of groups ``a`` and ``b``."""
+    steps = []
+    for grid, lum in zip(labels, light, strict=True):
+        for axis in (0, 1):
+            g0, g1 = (grid[:-1], grid[1:]) if axis == 0 else (grid[:, :-1], grid[:, 1:])
+            l0, l1 = (lum[:-1], lum[1:]) if axis == 0 else (lum[:, :-1], lum[:, 1:])
+            pair = ((g0 == a) & (g1 == b)) | ((g0 == b) & (g1 == a))
+            steps += (np.abs(l0[pair] - l1[pair]) / np.maximum(np.maximum(l0[pair], l1[pair]), 1)).tolist()
+    return steps
+
+
+def merge_shades(labels: np.ndarray, feats: np.ndarray, shots: list[Shot]) -> np.ndarray:
+    """Group labels with the shades of one look joined: groups whose images differ by one gain close to
+    1 and whose side-by-side cells change brightness smoothly (a lighting gradient over the board)."""
+    k = int(labels.max()) + 1
+    refs = [np.median(feats[labels == i], axis=0) for i in range(k)]
+    sizes = [0] * len(shots)
+    grids, start = [], 0
+    for n, s in enumerate(shots):
+        sizes[n] = s.tiles.shape[0] * s.tiles.shape[1]
+        grids.append(labels[start : start + sizes[n]].reshape(s.tiles.shape[:2]))
+        start += sizes[n]
+    light = _brightness(shots)
+    parent = list(range(k))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i in range(k):
+        for j in range(i + 1, k):
+            if root(i) == root(j) or not gain_alike(refs[i], refs[j]):
+                continue
+            steps = _ramp_steps(grids, light, i, j)
+            if steps and float(np.median(steps)) <= RAMP_STEP:
+                parent[root(j)] = root(i)
+    merged = np.array([root(int(i)) for i in labels])
+    return merged
+
+
 def group_shots(shots: list[Shot]) -> list[Group]:
-    """Look-alike groups over the cells of all shots, largest first, each with a median image."""
+    """Look-alike groups over the cells of all shots, largest first, each with a median image; the
+    shades of one look under a lighting gradient are one group (:func:`merge_shades`)."""
     flat = np.concatenate([s.tiles.reshape(-1, *s.tiles.shape[2:]) for s in shots])
     where = [
         Member(i, (r, c))
@@ -147,13 +211,16 @@ def group_shots(shots: list[Shot]) -> list[Group]:
         for r in range(s.tiles.shape[0])
         for c in range(s.tiles.shape[1])
     ]
-    labels = cluster(features(flat))
-    order = sorted(range(labels.max() + 1), key=lambda k: -int((labels == k).sum()))
+    feats = features(flat)
+    looks = cluster(feats)
+    labels = merge_shades(looks, feats, shots)
+    order = sorted(set(labels.tolist()), key=lambda k: -int((labels == k).sum()))
     groups = []
     for new_id, k in enumerate(order):
         idx = np.nonzero(labels == k)[0]
-        image = np.median(flat[idx], axis=0).round().astype(np.uint8)
-        groups.append(Group(new_id, image, [where[i] for i in idx]))
+        parts = sorted(set(looks[idx].tolist()), key=lambda p: -int((looks == p).sum()))
+        images = [np.median(flat[looks == p], axis=0).round().astype(np.uint8) for p in parts]
+        groups.append(Group(new_id, images[0], [where[i] for i in idx], images[1:]))
     LOGGER.info("%d cells fall into %d groups", len(flat), len(groups))
     return groups
 

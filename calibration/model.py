@@ -68,6 +68,8 @@ class Group:
     id: int
     image: np.ndarray
     members: list[Member] = field(default_factory=list)
+    shades: list[np.ndarray] = field(default_factory=list)
+    """Median images of the lighter or darker looks merged into this group (a lighting ramp)."""
 
     @property
     def count(self) -> int:

@@ -169,16 +169,25 @@ def truth_labels(groups: list[Group], truths: list[Truth]) -> dict[int, Proposal
     return out
 
 
-def choose_templates(
-    analysis: Analysis, answers: dict[int, Cell | None] | None = None
-) -> tuple[dict[Cell, np.ndarray], list[str]]:
-    """One template per state from the accepted labels (``answers`` override proposals); plus notes.
+@dataclass
+class Templates:
+    """What a skin is written from: one template per state, further looks (variants) of some states,
+    and notes on the choices."""
 
-    States the base skin already has keep its template. When two groups share a state, the larger
-    one's image is kept and a note says so.
-    """
+    cells: dict[Cell, np.ndarray]
+    variants: dict[Cell, list[np.ndarray]]
+    notes: list[str]
+
+
+def choose(analysis: Analysis, answers: dict[int, Cell | None] | None = None) -> Templates:
+    """One template per state from the accepted labels (``answers`` override proposals), the largest
+    group's; every other look of that state (another group with that label, a lighter or darker shade
+    of a group) becomes a variant. States the base skin already has keep its template."""
     answers = answers or {}
     cells: dict[Cell, np.ndarray] = dict(analysis.base.cells) if analysis.base is not None else {}
+    variants: dict[Cell, list[np.ndarray]] = (
+        {c: list(v) for c, v in analysis.base.variants.items()} if analysis.base is not None else {}
+    )
     from_base = set(cells)
     chosen: dict[Cell, int] = {}
     notes = []
@@ -187,14 +196,21 @@ def choose_templates(
         if state is None or state in from_base:
             continue
         if state in chosen:
-            notes.append(
-                f"group #{g.id} ({g.count} cells) also looks like {state_key(state)}; "
-                f"kept group #{chosen[state]}"
-            )
-            continue
-        chosen[state] = g.id
-        cells[state] = g.image
-    return cells, notes
+            notes.append(f"group #{g.id} ({g.count} cells) is another look of {state_key(state)}: a variant")
+            variants.setdefault(state, []).append(g.image)
+        else:
+            chosen[state] = g.id
+            cells[state] = g.image
+        variants.setdefault(state, []).extend(g.shades)
+    return Templates(cells, {c: v for c, v in variants.items() if v}, notes)
+
+
+def choose_templates(
+    analysis: Analysis, answers: dict[int, Cell | None] | None = None
+) -> tuple[dict[Cell, np.ndarray], list[str]]:
+    """One template per state (see :func:`choose`), and notes; without the variants."""
+    chosen = choose(analysis, answers)
+    return chosen.cells, chosen.notes
 
 
 @dataclass

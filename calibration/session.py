@@ -14,7 +14,7 @@ from bot.board import Board, Cell
 from bot.skin import Skin, find_skin, user_skin_dir
 from calibration.label import contact_sheet, violations
 from calibration.model import CalibrationError, Proposal, Truth
-from calibration.pipeline import Analysis, ReadBack, analyse, choose_templates, load_images, read_back
+from calibration.pipeline import Analysis, ReadBack, analyse, choose, load_images, read_back
 from calibration.sprites import DEFAULT_ORDER, read_sheet
 from calibration.writer import missing_states, write_skin
 
@@ -138,7 +138,8 @@ def calibrate(
         report.left_out = [_describe(analysis, p) for p in unsure]
     if unsure and ask is not None:
         answers = ask(analysis, sheet_path)
-    cells, notes = choose_templates(analysis, answers)
+    chosen = choose(analysis, answers)
+    cells, notes = chosen.cells, chosen.notes
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
@@ -155,6 +156,7 @@ def calibrate(
         options.rule if base is None else base.first_click_rule.value,
         notes,
         faces=base.faces if base is not None else None,
+        variants=chosen.variants,
     )
     report.missing = missing_states(cells)
     report.notes = notes

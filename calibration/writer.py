@@ -33,11 +33,13 @@ def write_skin(
     notes: Sequence[str] = (),
     faces: dict[str, np.ndarray] | None = None,
     description: str = "",
+    variants: dict[Cell, list[np.ndarray]] | None = None,
 ) -> Path:
     """Write (or overwrite) a skin folder from templates keyed by state; returns the folder.
 
     Templates are resized to one square cell size (the first covered template's). States without a
-    template are written as ``null`` so the skin loads and says what it cannot read.
+    template are written as ``null`` so the skin loads and says what it cannot read. ``variants`` are
+    further looks of a state (``KEY_2.png`` ...: a lighter shade, a highlight), listed under ``variants``.
 
     Raises:
         CalibrationError: for no covered template, an unknown rule, or a folder that cannot be written.
@@ -71,6 +73,19 @@ def write_skin(
         "new_game": "F2",
         "cells": listed,
     }
+    extra: dict[str, list[str]] = {}
+    for cell, images in (variants or {}).items():
+        key = state_key(cell)
+        if cell not in cells or not images:
+            continue
+        extra[key] = []
+        for n, image in enumerate(images, start=2):
+            if image.shape[:2] != (size, size):
+                image = cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
+            _write_png(folder / f"{key}_{n}.png", image)
+            extra[key].append(f"{key}_{n}.png")
+    if extra:
+        meta["variants"] = extra
     if faces:
         meta["faces"] = {}
         for face, image in faces.items():
