@@ -94,8 +94,10 @@ DIGIT_HOLES = {1: {0}, 2: {0, 1}, 3: {0}, 4: {0, 1}, 5: {0}, 6: {1}, 7: {0}, 8: 
 """Enclosed holes each digit may have."""
 
 MINE_SYMMETRY = 0.6
-"""Least overlap (IoU) of a mine glyph with its mirror images and its quarter turn."""
-CROSS_INK = 0.5
+"""Least overlap (IoU) of a mine glyph with its mirror images."""
+MINE_TURN = 0.5
+"""Least overlap (IoU) of a mine glyph with its quarter turn (a spike may be lost to the cell's edge)."""
+CROSS_INK = 0.6
 """Least mean ink along both diagonals' outer parts for a cross (a wrong flag)."""
 
 TWO_COLOURS = 100.0
@@ -274,13 +276,19 @@ def bevel(tile: np.ndarray) -> float:
     band = INSET
     top_left = np.concatenate([light[:band, band:-band].ravel(), light[band:-band, :band].ravel()])
     bottom_right = np.concatenate([light[-band:, band:-band].ravel(), light[band:-band, -band:].ravel()])
-    fill = float(np.median(_rim(light[..., None])))
+    fill = float(dominant_colour(_inner_ring(tile)) @ LUMA)
     return float(min(top_left.mean() - fill, fill - bottom_right.mean()))
 
 
 def rim_difference(a: np.ndarray, b: np.ndarray) -> float:
-    """Median colour difference of two tiles' rims: a glyph reaching into the rim barely moves it."""
-    return float(np.median(np.abs(_rim(a) - _rim(b)).max(axis=1)))
+    """How differently two tiles are framed: the lower quartile of the colour difference over their
+    edge bands (grid line, bevel) or over their rims, whichever is larger (a glyph may fill most of a
+    rim; grid lines drawn differently cell to cell change part of an edge band, a bevel all of it)."""
+    edge = np.ones(a.shape[:2], bool)
+    edge[INSET:-INSET, INSET:-INSET] = False
+    edge_diff = float(np.percentile(np.abs(a[edge] - b[edge]).max(axis=1), 25))
+    rim_diff = float(np.percentile(np.abs(_rim(a) - _rim(b)).max(axis=1), 25))
+    return max(edge_diff, rim_diff)
 
 
 def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
@@ -297,19 +305,55 @@ def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
     return bool(np.linalg.norm(centres[0] - centres[1]) >= TWO_COLOURS and 0.1 <= share <= 0.9)
 
 
+def _inner_ring(tile: np.ndarray) -> np.ndarray:
+    """The first pixels inside the edge band: a cell's own background, which glyphs seldom reach."""
+    mask = np.zeros(tile.shape[:2], bool)
+    mask[INSET:-INSET, INSET:-INSET] = True
+    mask[INSET + 3 : -INSET - 3, INSET + 3 : -INSET - 3] = False
+    return tile[mask]
+
+
+def dominant_colour(pixels: np.ndarray) -> np.ndarray:
+    """The most common colour of ``(n, 3)`` pixels (16-level bins, then the mean of the pixels near it):
+    a cell's own background, whatever share of it a glyph or a grid line covers."""
+    bins = (pixels // 16).astype(np.int32)
+    keys = (bins[:, 0] * 16 + bins[:, 1]) * 16 + bins[:, 2]
+    top = np.bincount(keys).argmax()
+    centre = pixels[keys == top].mean(axis=0)
+    near = np.abs(pixels - centre).max(axis=1) <= 16
+    return pixels[near].mean(axis=0)
+
+
+def own_background(tile: np.ndarray) -> np.ndarray:
+    """A cell's own background colour: of the dominant colours of its edge band, of the pixels just
+    inside it and of its rim, the one nearest the pixels along the interior's border (a glyph's
+    ink seldom runs along the border; a background does)."""
+    edge = np.ones(tile.shape[:2], bool)
+    edge[INSET:-INSET, INSET:-INSET] = False
+    candidates = [
+        dominant_colour(tile[edge]),
+        dominant_colour(_inner_ring(tile)),
+        dominant_colour(_rim(tile)),
+    ]
+    inner = tile[INSET:-INSET, INSET:-INSET]
+    border = np.concatenate([inner[0], inner[-1], inner[1:-1, 0], inner[1:-1, -1]])
+    spread = [float(np.median(np.abs(border - c).max(axis=1))) for c in candidates]
+    return candidates[int(np.argmin(spread))]
+
+
 def ink_of(tile: np.ndarray, base: np.ndarray | None) -> np.ndarray:
-    """``(TILE-2*INSET)^2`` ink (0-1): each interior pixel's colour distance from the base tile (or from
-    the rim's median colour), scaled by the glyph's own contrast, keeping only parts that reach the core."""
+    """``(TILE-2*INSET)^2`` ink (0-1): each interior pixel's colour distance from the base tile (or the
+    tile's own background), scaled by the glyph's own contrast, keeping only parts reaching the core."""
     inner = tile[INSET:-INSET, INSET:-INSET]
     if base is not None:
         ground = base[INSET:-INSET, INSET:-INSET]
     else:
-        ground = np.median(_rim(tile), axis=0)[None, None, :]
+        ground = own_background(tile)[None, None, :]
     distance = np.sqrt(((inner - ground) ** 2).sum(axis=2))
     contrast = float(np.percentile(distance, 99))
     if contrast < 1.0:
         return np.zeros(distance.shape, np.float32)
-    ink = np.clip((distance - 0.25 * contrast) / (0.5 * contrast), 0.0, 1.0).astype(np.float32)
+    ink = np.clip((distance - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
     count, labels = cv2.connectedComponents((ink >= 0.5).astype(np.uint8), connectivity=8)
     core = CORE - INSET
     central = set(np.unique(labels[core:-core, core:-core]).tolist()) - {0}
@@ -336,15 +380,14 @@ def _squared(solid: np.ndarray) -> np.ndarray | None:
 
 
 def is_cross(ink: np.ndarray) -> bool:
-    """Ink along the outer parts of both diagonals, more than along the axes at the same distances."""
+    """Ink along all four corner ends of both diagonals (a mine's spikes may reach the middle of the
+    edges, not the corners)."""
     ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     n = len(ink)
-    t = np.concatenate([np.linspace(0.04, 0.18, 6), np.linspace(0.82, 0.96, 6)])
-    idx = np.clip((t * n).astype(int), 0, n - 1)
-    diagonal = (ink[idx, idx].mean() + ink[idx, n - 1 - idx].mean()) / 2
-    mid = n // 2
-    axial = (ink[idx, mid].mean() + ink[mid, idx].mean()) / 2
-    return bool(diagonal >= CROSS_INK and diagonal - axial >= 0.3)
+    near = np.clip((np.linspace(0.03, 0.15, 5) * n).astype(int), 0, n - 1)
+    far = n - 1 - near
+    arms = (ink[near, near], ink[near, far], ink[far, near], ink[far, far])
+    return bool(min(float(arm.mean()) for arm in arms) >= CROSS_INK)
 
 
 def is_mine(ink: np.ndarray) -> bool:
@@ -361,8 +404,8 @@ def is_mine(ink: np.ndarray) -> bool:
         return False
     box = _squared(solid)
     assert box is not None
-    symmetry = min(_iou(box, box[:, ::-1]), _iou(box, box[::-1]), _iou(box, box.T))
-    return symmetry >= MINE_SYMMETRY
+    mirrored = min(_iou(box, box[:, ::-1]), _iou(box, box[::-1]))
+    return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= MINE_TURN
 
 
 def read_digit(shape: GlyphShape) -> tuple[int, float, float]:
