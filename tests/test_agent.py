@@ -176,9 +176,13 @@ def test_cli_plays_the_sim_and_logs_results(tmp_path, capsys):
     code = main(["play", "--client", "sim", "--level", "beginner", "--games", "2", "--results-log", str(log)])
     out = capsys.readouterr().out
     assert code == 0 and "games 2, wins" in out and "per move ms" in out
+    played = "played 2 beginner game(s) (9x9, 10 mines) on the simulated client with first-click rule winxp"
+    assert played in out and "skin classic, seed 0" in out
+    assert "add --show" in out and "add --save-frames DIR" in out
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert [line["game"] for line in lines] == [0, 1]
     assert all(line["status"] in ("won", "lost") for line in lines)
+    assert all(line["board"] == "9x9/10" and line["skin"] == "classic" and line["rule"] for line in lines)
 
 
 def test_cli_refuses_a_non_standard_board_without_mines(capsys):

@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from bot.agent import Player, PlayOptions, make_dpi_aware
+from bot.agent import Player, PlayOptions, SessionSummary, make_dpi_aware, parse_new_game
 from bot.board import Board
 from bot.commands import positive
 from bot.errors import MinebotError
@@ -63,7 +63,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rule",
         choices=[r.value for r in FirstClickRule],
         default=None,
-        help="the client's first-click rule (default: the skin's)",
+        help="the client's first-click rule (default: observed: safe until every first click has "
+        "opened an area too often to be chance, then zero; none if the skin says so)",
+    )
+    parser.add_argument(
+        "--new-game",
+        default="auto",
+        metavar="WAY",
+        help="how a new game starts: auto (default: the skin's way, the face, F2, a restart; the first "
+        "that shows a fresh game), face, F2, restart, or click:DX,DY (a New/Restart button DX,DY pixels "
+        "from the board's top-left corner)",
+    )
+    parser.add_argument(
+        "--cover-wait",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="how long to wait for a board that is covered or gone before stopping (default 10)",
+    )
+    parser.add_argument(
+        "--learn",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="learn a cell state the skin lacks when the board forces it (default on, in memory)",
+    )
+    parser.add_argument(
+        "--save-learned", action="store_true", help="also save learned cell states into the skin's folder"
     )
     parser.add_argument("--skin", default="auto", help="skin name or folder, or auto (default)")
     parser.add_argument(
@@ -97,6 +122,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="the sim's seed (default 0)")
     parser.add_argument("--scale", type=float, default=1.0, help="the sim's display scale (default 1.0)")
+    parser.add_argument(
+        "--disturb",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the sim's window is moved N times and covered N times a game (default 0)",
+    )
     parser.add_argument("--show", action="store_true", help="print each board and move as it plays")
 
 
@@ -114,6 +146,10 @@ def options_from(args: argparse.Namespace) -> PlayOptions:
         dry_run=args.dry_run,
         save_frames=args.save_frames,
         time_limit=args.time_limit,
+        cover_wait=args.cover_wait,
+        new_game=parse_new_game(args.new_game),
+        learn=args.learn,
+        save_learned=args.save_learned,
         results_log=args.results_log or default_results_log(),
     )
 
@@ -125,6 +161,25 @@ def _printer(board: Board, moves: list[Move]) -> None:
     print(flush=True)
 
 
+def sim_note(summary: SessionSummary, args: argparse.Namespace, rule: str) -> str:
+    """What the simulated client played (level, its first-click ``rule``, skin, seed), and how to watch
+    a game or keep its frames."""
+    level = find_level(args.level or "expert")
+    name = level.name if level.name in ("beginner", "intermediate", "expert") else "custom"
+    observed = ", ".join(sorted({r.rule for r in summary.results if r.rule})) or "-"
+    how = "as told" if args.rule else "as observed"
+    lines = [
+        f"played {summary.games} {name} game(s) ({level.rows}x{level.cols}, {level.mines} mines) on the "
+        f"simulated client with first-click rule {rule} (minebot played by {observed}, {how}), skin "
+        f"{summary.results[-1].skin if summary.results else args.skin}, seed {args.seed}",
+    ]
+    if not args.show:
+        lines.append("watch a game move by move: add --show")
+    if args.save_frames is None:
+        lines.append("keep every frame read: add --save-frames DIR (read them again: minebot dry-run DIR)")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         options = options_from(args)
@@ -132,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         raise MinebotError(str(exc)) from exc
     on_move = _printer if (args.show or args.dry_run) else None
     if args.client == "sim":
-        from bot.mock import SimClient
+        from bot.mock import Disturbances, SimClient
 
         level = args.level or "expert"
         client = SimClient(
@@ -141,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             scale=args.scale,
             skin="classic" if args.skin == "auto" else args.skin,
+            disturbances=Disturbances(moves=args.disturb, covers=args.disturb, seed=args.seed),
         )
         capture, mouse = client.capture, client.input
     else:
@@ -153,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
     with capture, mouse:
         summary = Player(capture, mouse, options, on_move=on_move).run()
     print(summary.format())
+    if args.client == "sim":
+        print(sim_note(summary, args, client.rule.value))
     print(f"results appended to {options.results_log}")
     errors = [r for r in summary.results if r.error]
     return 1 if errors else 0
