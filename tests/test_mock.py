@@ -281,3 +281,50 @@ def test_a_loop_cannot_tell_sim_from_replay() -> None:
     shape, changed = loop(replay.capture, replay.input)
     assert shape == (800, 800) and changed > 0
     replay.assert_all_frames_used()
+
+
+# -- disturbances: the window moved, part of it covered ---------------------------------------------------
+
+
+def test_disturbance_schedules_are_seeded_per_game() -> None:
+    rough = bot.mock.Disturbances(moves=2, covers=1, within_clicks=10, seed=4)
+    assert rough.schedule(0) == rough.schedule(0) and rough.schedule(0) != rough.schedule(1)
+    moves, covers = rough.schedule(3)
+    assert len(moves) == 2 and len(covers) == 1 and moves | covers <= set(range(1, 11))
+    assert bot.mock.Disturbances().schedule(0) == (set(), set())
+
+
+def test_a_moved_window_shows_and_answers_at_its_new_place() -> None:
+    client = sim(rule="zero")
+    old, (x0, y0) = client.geometry, client.origin
+    client.move_window((300, 200))
+    new = client.geometry
+    assert (new.left - old.left, new.top - old.top) == (300 - x0, 200 - y0) and client.origin == (300, 200)
+    assert new.face == old.face.offset(300 - x0, 200 - y0)
+    client.input.click(*new.cell_center((4, 4)))
+    board = client.game.board
+    assert board[4, 4] == Cell.ZERO and client.history[-1].cell == (4, 4)
+    for cell in board:
+        rect = new.cell_rect(cell)
+        assert np.array_equal(crop(client, cell), classic_cell(board[cell], rect.width, rect.height)), cell
+
+
+def test_moves_and_covers_happen_at_the_first_frame_after_their_click() -> None:
+    rough = bot.mock.Disturbances(moves=1, covers=1, cover_frames=3, within_clicks=1, seed=1)
+    client = sim(rule="zero", disturbances=rough)
+    before = client.geometry
+    client.input.click(*before.cell_center((4, 4)))  # click 1: both are due
+    assert client.geometry == before and client.moves_done == 0
+    client.frame()
+    assert client.geometry != before and client.moves_done == 1 and client.cover is not None
+    cover = client.cover
+    assert cover.left < client.geometry.region().right and cover.right > client.geometry.region().left
+    inside = (cover.left + cover.width // 2, cover.top + cover.height // 2)
+    shown = client.frame()
+    assert tuple(shown[inside[1], inside[0]]) in ((200, 120, 60), (120, 40, 10))
+    moves = client.game.moves
+    client.input.click(*inside)  # the covering window takes the click
+    assert client.history[-1].covered and client.game.moves == moves
+    client.frame()
+    assert client.cover is None  # three frames later it is gone
+    assert np.array_equal(client.frame(), client.frame())
