@@ -20,7 +20,7 @@ import numpy as np
 from bot.board import Board, Cell
 from bot.errors import BoardFormatError
 from bot.game import FirstClickRule, find_rule
-from bot.solver import POLICIES, choose_moves, mine_probabilities
+from bot.solver import POLICIES, choose_moves, probability_grid
 
 NAME = "solve"
 HELP = "show a board's mine probabilities and the solver's move"
@@ -102,7 +102,7 @@ def _percent(p: float) -> str:
 def run(args: argparse.Namespace) -> int:
     opts = SolveOptions(args.board, args.mines, args.rule, args.json, args.flags, args.policy)
     board = read_board(opts.path, opts.mines)
-    probs = mine_probabilities(board)
+    probs, exact = probability_grid(board)
     moves = choose_moves(board, rule=opts.rule, flags=opts.flags, policy=opts.policy)
     if opts.json:
         grid = [[None if math.isnan(p) else float(p) for p in row] for row in probs.tolist()]
@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
                     "cols": board.cols,
                     "mines": board.mines,
                     "probabilities": grid,
+                    "exact": exact,
                     "move": moves[0].to_dict(),
                     "moves": [m.to_dict() for m in moves],
                 }
@@ -121,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     mines = board.mines if board.mines is not None else "unknown (regions weighed on their own)"
     print(f"{board.rows}x{board.cols} board, mines: {mines}, rule: {opts.rule.value}")
+    if not exact and board.mines is not None:
+        print("probabilities: approximate (a region passed the work guard)")
     print(format_grid(board, probs))
     print(f"move: {moves[0]}")
     if len(moves) > 1:

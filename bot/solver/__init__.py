@@ -22,6 +22,7 @@ from bot.solver.policy import (
     find_policy,
     first_click,
     mine_probabilities,
+    probability_grid,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "find_policy",
     "first_click",
     "mine_probabilities",
+    "probability_grid",
 ]

@@ -119,7 +119,7 @@ def search(
     # the fixed part is the same in every arrangement, so only the unknown part splits a state
     near = [sum(1 << index[k] for k in know.nbrs[j] if k in index) for j in unknown]
     mine_sets = [0] * n  # bit a set: arrangement a has a mine at cell i
-    shows: list[dict[int, int]] = [{} for _ in range(n)]  # value -> arrangements where cell i is safe, shows it
+    shows: list[dict[int, int]] = [{} for _ in range(n)]  # value -> arrangements: cell i safe, shows it
     for a, mask in enumerate(arr):
         bit = 1 << a
         for i in range(n):
@@ -160,16 +160,19 @@ def search(
         nodes += 1
         if nodes > node_budget:
             raise _Budget
-        open_cells = [i for i in range(n) if state & mine_sets[i] and state & ~mine_sets[i]]
-        if not open_cells:
-            return 1.0
         total = state.bit_count()
         result = None
+        open_cells = []
         for i in range(n):
-            if not state & mine_sets[i]:  # safe in every arrangement: free information if its number varies
-                if len(split(state, i)) > 1:
+            mines = (state & mine_sets[i]).bit_count()
+            if not mines:  # safe in every arrangement: free information if its number varies
+                if result is None and len(split(state, i)) > 1:
                     result = chance(state, i, total)
                     break
+            elif mines < total:
+                open_cells.append(i)
+        if result is None and not open_cells:
+            return 1.0
         if result is None:
             result = 0.0
             for safe, i in _by_safety(state, open_cells, mine_sets):

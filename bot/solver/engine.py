@@ -302,7 +302,7 @@ def solve(know: Knowledge, total: int | None, node_budget: int = NODE_BUDGET) ->
         if cells[j] == COVERED:
             prob[j] = 1.0 if mine else 0.0
     frontier = frozenset(know.cell_cons)
-    off = tuple(j for j, v in enumerate(cells) if v == COVERED and j not in know.known and j not in frontier)
+    off = tuple(sorted(know.covered.difference(know.known, frontier)))
     regions = split_regions(know)
     counted = [count_region(know, r, node_budget) for r in regions]
     mines_left = None if total is None else total - know.known_mines()
@@ -337,14 +337,12 @@ def _ratio(mines: float, free: float) -> float:
     return mines / (mines + free) if mines else 0.0
 
 
-def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
-    """log C(n, k) elementwise; -inf where k is outside [0, n]."""
-    k = np.asarray(k, dtype=float)
-    ok = (k >= 0) & (k <= n)
-    kk = np.where(ok, k, 0.0)
-    lg = np.vectorize(math.lgamma, otypes=[float])
-    out = math.lgamma(n + 1) - lg(kk + 1) - lg(n - kk + 1)
-    return np.where(ok, out, -np.inf)
+def _log_comb(n: int, left: int, length: int) -> np.ndarray:
+    """``log C(n, left - f)`` for f in ``range(length)``; -inf where ``left - f`` is outside [0, n]."""
+    lg = math.lgamma
+    top = lg(n + 1)
+    ks = range(left, left - length, -1)
+    return np.array([top - lg(k + 1) - lg(n - k + 1) if 0 <= k <= n else -math.inf for k in ks])
 
 
 def _combine_exact(
@@ -369,7 +367,7 @@ def _combine_exact(
     suffix.reverse()
     everything = prefix[-1]
     f = np.arange(len(everything))
-    log_off = _log_comb(n_off, mines_left - f)
+    log_off = _log_comb(n_off, mines_left, len(everything))
     top = log_off.max()
     off_weight = np.exp(log_off - top) if np.isfinite(top) else np.zeros(len(f))
     terms = everything * off_weight
@@ -392,8 +390,7 @@ def _combine_exact(
     log_weight = sum(math.log(sc) for sc in scales) + float(top) + math.log(weight)
     for r, rc in enumerate(rcs):
         others = np.convolve(prefix[r], suffix[r + 1])
-        windows = np.lib.stride_tricks.sliding_window_view(off_weight, len(others))
-        wk = windows[: len(rc.counts)] @ others / scales[r]
+        wk = np.correlate(off_weight, others, "valid") / scales[r]
         mines = wk @ rc.mines
         free = wk @ rc.free
         for g, group in enumerate(rc.groups):

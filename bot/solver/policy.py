@@ -150,12 +150,17 @@ def mine_probabilities(board: Board, total_mines: int | None = None) -> np.ndarr
         GameOverError: the board shows an ended game.
         ContradictionError: no arrangement of mines fits the board (names a contradicting cell).
     """
+    return probability_grid(board, total_mines)[0]
+
+
+def probability_grid(board: Board, total_mines: int | None = None) -> tuple[np.ndarray, bool]:
+    """:func:`mine_probabilities` and whether they are exact (total known, no region past the guard)."""
     total = board.mines if total_mines is None else total_mines
     probs = solve(read_knowledge(board), total)
     out = np.full(board.rows * board.cols, np.nan)
     for j, p in probs.prob.items():
         out[j] = p
-    return out.reshape(board.shape)
+    return out.reshape(board.shape), probs.exact
 
 
 def choose_move(

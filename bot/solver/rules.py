@@ -25,6 +25,7 @@ LOGGER = logging.getLogger(__name__)
 COVERED = int(Cell.COVERED)
 FLAG = int(Cell.FLAG)
 END_STATES = (int(Cell.MINE), int(Cell.EXPLODED), int(Cell.WRONG_FLAG))
+EIGHT = int(Cell.EIGHT)
 
 SINGLE_RULE = "single-number rule"
 SUBSET_RULE = "subset rule"
@@ -33,6 +34,8 @@ PAIR_RULE = "pair rule"
 
 def check_playable(board: Board) -> None:
     """Raise :class:`GameOverError` if the board shows an ended game (``*``, ``X`` or ``W``)."""
+    if int(board.cells.max()) < min(END_STATES):
+        return
     ended = np.isin(board.cells, END_STATES)
     if ended.any():
         r, c = (int(x) for x in np.argwhere(ended)[0])
@@ -61,10 +64,23 @@ class Knowledge:
     True (mine) or False (safe) and ``reason`` says which rule proved it.
     """
 
-    __slots__ = ("rows", "cols", "cells", "nbrs", "cons", "cell_cons", "known", "reason", "flags", "_dirty")
+    __slots__ = (
+        "rows",
+        "cols",
+        "cells",
+        "covered",
+        "nbrs",
+        "cons",
+        "cell_cons",
+        "known",
+        "reason",
+        "flags",
+        "_dirty",
+    )
 
     def __init__(self, rows: int, cols: int, cells: list[int]) -> None:
         self.rows, self.cols, self.cells = rows, cols, cells
+        self.covered = {j for j, v in enumerate(cells) if v == COVERED}
         self.nbrs = neighbour_table(rows, cols)
         self.cons: dict[int, list] = {}
         self.cell_cons: dict[int, set[int]] = {}
@@ -133,11 +149,12 @@ class Knowledge:
         if not changed:
             return True
         values = new[changed].tolist()
-        if any(old[j] != COVERED or not (v <= Cell.EIGHT or v == FLAG) for j, v in zip(changed, values)):
+        pairs = list(zip(changed, values, strict=True))
+        if any(old[j] != COVERED or not (v <= EIGHT or v == FLAG) for j, v in pairs):
             return False
         cells, known = self.cells, self.known
         try:
-            for j, v in zip(changed, values):
+            for j, v in zip(changed, values, strict=True):
                 if v == FLAG:
                     if known.get(j) is False:
                         return False
@@ -153,7 +170,8 @@ class Knowledge:
                     known.pop(j)
                     self.reason.pop(j)
                 cells[j] = v
-            for j, v in zip(changed, values):
+                self.covered.discard(j)
+            for j, v in zip(changed, values, strict=True):
                 if v == FLAG:
                     continue
                 unknown, need = [], v
@@ -186,6 +204,7 @@ class Knowledge:
         new = Knowledge.__new__(Knowledge)
         new.rows, new.cols, new.nbrs, new.flags = self.rows, self.cols, self.nbrs, self.flags
         new.cells = self.cells.copy()
+        new.covered = self.covered.copy()
         new.cons = {k: [set(v[0]), v[1]] for k, v in self.cons.items()}
         new.cell_cons = {k: set(v) for k, v in self.cell_cons.items()}
         new.known = self.known.copy()
@@ -202,6 +221,7 @@ class Knowledge:
         new = self.copy()
         new._settle(cell, False, "hypothesis")
         new.cells[cell] = value
+        new.covered.discard(cell)
         known, cells = new.known, new.cells
         unknown, need = [], value
         for j in new.nbrs[cell]:
