@@ -534,3 +534,25 @@ def test_learning_refuses_what_the_board_does_not_force(tmp_path):
     assert reason == "the board does not force the number at cell (0, 2)"
     reason = learn_unseen(image, geometry, skin, board.cells, [(0, 2)], board, 4)
     assert "was '2' before" in reason
+
+
+def test_ctrl_c_while_waiting_for_a_covered_board_and_the_fail_safe_at_a_new_game_stop_cleanly():
+    client = sim("expert", seed=3, rule="zero")
+
+    def sleep(seconds):
+        if seconds == PlayOptions().cover_poll:  # the user presses Ctrl-C while minebot waits
+            raise KeyboardInterrupt
+
+    summary = Player(Vanishing(client, after=6), client.input, PlayOptions(retries=1), sleep=sleep).run()
+    assert summary.games == 0 and summary.stopped == "interrupted (Ctrl-C)"
+    client = sim(rule="zero")
+    original = client.input._click
+
+    def click(x, y, button):
+        if client.geometry.face.contains(x, y):
+            raise AbortedError("stopped by the pyautogui fail-safe (mouse in a screen corner) during a click")
+        original(x, y, button)
+
+    client.input._click = click
+    summary = Player(client.capture, client.input, PlayOptions(games=3), sleep=lambda s: None).run()
+    assert summary.games == 1 and "fail-safe" in summary.stopped and client.games_started == 1
