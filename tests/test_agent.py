@@ -418,7 +418,7 @@ def test_the_mine_total_of_a_custom_board_comes_from_the_clients_counter(monkeyp
     counter = types.ModuleType("bot.vision.counter")
     seen = []
 
-    def read_mine_counter(image, geometry):
+    def read_mine_counter(image, geometry, board=None):
         seen.append((image.shape, geometry.rows, geometry.cols))
         return client.mines_left
 
@@ -428,6 +428,15 @@ def test_the_mine_total_of_a_custom_board_comes_from_the_clients_counter(monkeyp
     result = player.play_game()
     assert result.error is None and result.status in ("won", "lost") and result.board == "10x12/20"
     assert seen and seen[0][1:] == (10, 12) and player.mines_source == "the client's mine counter"
+
+
+@pytest.mark.parametrize("level", ["10x12/20", "20x24/90"])
+def test_custom_boards_are_played_with_the_mines_the_clients_counter_shows(level):
+    client = SimClient(level, seed=4, screen_size=(800, 600), rule="zero", clutter=False)
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    result = player.play_game()
+    assert result.error is None and result.status in ("won", "lost") and result.board == level
+    assert player.mines_source == "the client's mine counter"
 
 
 def test_the_first_click_rule_is_observed():

@@ -106,7 +106,8 @@ SAME_PLACE_PIXELS = 1.0
 def read_counter(image: np.ndarray, reading: object) -> int | None:
     """The client's mine counter on a whole-screen image, or None when it cannot be read.
 
-    Uses ``Reading.mines`` when the reader offers it, else ``bot.vision.counter.read_mine_counter``.
+    Uses ``Reading.mines`` when the reader offers it, else ``bot.vision.counter.read_mine_counter``
+    (given the board read from the same image: it tells the mine counter from the timer).
     """
     value = getattr(reading, "mines", None)
     if isinstance(value, int):
@@ -116,7 +117,7 @@ def read_counter(image: np.ndarray, reading: object) -> int | None:
     except ImportError:
         return None
     try:
-        return read_mine_counter(image, reading.geometry)  # type: ignore[attr-defined]
+        return read_mine_counter(image, reading.geometry, reading.board)  # type: ignore[attr-defined]
     except MinebotError as exc:
         LOGGER.info("the mine counter cannot be read: %s", exc)
         return None
