@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bot.board import Board, Coord
+from bot.board import Board, Cell, Coord, neighbour_table
 from bot.game import FirstClickRule, Game, Level
 from bot.solver import Action, Move, Policy, choose_moves
 
@@ -186,6 +186,29 @@ def sample_positions(options: BenchOptions, every: int = 1) -> list[Board]:
         play_game(options, i, lambda _move, board, seen=seen: seen.append(board))
         boards += [b for b in seen[::every] if not (b.is_lost() or b.is_won() or b.is_fresh())]
     return boards
+
+
+def hard_position(
+    seed: int, rows: int = 16, cols: int = 30, mines: int = 99, revealed: tuple[float, float] = (0.08, 0.35)
+) -> Board:
+    """A position with a large, tangled frontier: a fraction of the safe cells revealed at random.
+
+    Mines are placed uniformly; between ``revealed[0]`` and ``revealed[1]`` of the safe cells (a
+    uniform draw) show their numbers, scattered rather than grown from one opening, so the numbers
+    form long chains of overlapping constraints. Real play rarely reaches such boards; they are the
+    worst case for exact counting (benchmark and test material). Deterministic in ``seed``.
+    """
+    rng = np.random.default_rng(seed)
+    size = rows * cols
+    mine = np.zeros(size, dtype=bool)
+    mine[rng.choice(size, mines, replace=False)] = True
+    safe = np.flatnonzero(~mine)
+    shown = rng.choice(safe, max(1, round(rng.uniform(*revealed) * safe.size)), replace=False)
+    grid = np.full(size, Cell.COVERED, dtype=np.int8)
+    nbrs = neighbour_table(rows, cols)
+    for i in shown.tolist():
+        grid[i] = int(mine[list(nbrs[i])].sum())
+    return Board(grid.reshape(rows, cols), mines)
 
 
 def _apply(game: Game, move: Move) -> None:

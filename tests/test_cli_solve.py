@@ -108,3 +108,15 @@ def test_bench_text_explain_and_calibration(capsys):
     rows = data["calibration"]
     assert rows and sum(r["guesses"] for r in rows) == round(data["guesses_per_game"] * 30)
     assert all(r["from"] <= r["predicted"] <= r["to"] for r in rows)
+
+
+def test_solve_json_says_whether_the_probabilities_are_exact(capsys, monkeypatch, tmp_path):
+    from bot.bench import hard_position
+
+    hard = tmp_path / "hard.txt"
+    hard.write_text(hard_position(3).to_text(True))
+    assert main(["solve", str(hard), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"] is True  # a tangled region of 40+ groups
+    monkeypatch.setattr("sys.stdin", io.StringIO("1.\n.."))
+    assert main(["solve", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"] is False  # the mine total is unknown

@@ -191,7 +191,8 @@ def _marginal(fwd: np.ndarray, bwd: np.ndarray, layer: _Layer, width: int) -> tu
     diag = (a[:, None] + a[None, :]).ravel()
     for m in np.unique(layer.mines).tolist():
         sel = layer.mines == m
-        mat = (fwd[layer.src[sel]] * layer.coef[sel, None]).T @ bwd[layer.dst[sel]]
+        # einsum, not matmul: a threaded BLAS slows to a crawl on a busy machine, and these are small
+        mat = np.einsum("ka,kb->ab", fwd[layer.src[sel]] * layer.coef[sel, None], bwd[layer.dst[sel]])
         conv = np.bincount(diag, weights=mat.ravel(), minlength=2 * width)[: width - m]
         if m:
             mines[m:] += m * conv
