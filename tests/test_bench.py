@@ -58,6 +58,13 @@ def test_calibration_buckets():
     assert rows[0]["predicted"] == pytest.approx(0.13) and rows[0]["observed"] == 0.5
     s = result.summary()
     assert s["mean_game_ms"] == pytest.approx(3.5) and s["move_ms_max"] == 4.0 and s["guesses_per_game"] == 2
+    assert s["mean_game_cpu_ms"] == 0.0  # records made by hand carry no processor time
+
+
+def test_games_record_processor_time():
+    result = run_bench(BenchOptions(BEGINNER, FirstClickRule.SAFE, 3, seed=4))
+    assert all(r.cpu_ms > 0 for r in result.records)
+    assert result.summary()["mean_game_cpu_ms"] > 0
 
 
 def test_sample_positions_are_midgame():

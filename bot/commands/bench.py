@@ -148,7 +148,8 @@ def report(result: BenchResult) -> str:
         f"policy {s['policy']}, seeds {s['seed']}..{s['seed'] + max(s['games'] - 1, 0)}",
         f"win rate {s['win_rate']:.2%} (95% CI {lo:.2%} - {hi:.2%}): {s['wins']} of {s['games']} games"
         + (" (interrupted)" if s["interrupted"] else ""),
-        f"solver time: mean {s['mean_game_ms']:.1f} ms per game; per move p50 {s['move_ms_p50']:.2f} ms, "
+        f"solver time: mean {s['mean_game_ms']:.1f} ms per game ({s['mean_game_cpu_ms']:.1f} ms of CPU); "
+        f"per move p50 {s['move_ms_p50']:.2f} ms, "
         f"p99 {s['move_ms_p99']:.2f} ms, max {s['move_ms_max']:.1f} ms",
         f"guesses per game: {s['guesses_per_game']:.2f}; wall time {s['elapsed_s']:.1f} s "
         f"with {s['workers']} worker{'s' if s['workers'] != 1 else ''}",
