@@ -201,9 +201,58 @@ def merge_shades(labels: np.ndarray, feats: np.ndarray, shots: list[Shot]) -> np
     return merged
 
 
+MIN_LIGHT = 0.04
+"""A fitted light field whose range over the board is under this fraction is no gradient: ignored."""
+
+
+def light_field(flat: np.ndarray, labels: np.ndarray, shots: list[Shot]) -> np.ndarray | None:
+    """Per cell, the light falling on it relative to the board's mean, or None when the board is evenly lit.
+
+    Each cell's brightness over its group's median is the light on it (plus noise); a plane in the
+    cell's position (per screenshot), fitted by least squares weighted by group size and refitted
+    without the cells it explains worst, is the lighting ramp.
+    """
+    lum = flat.reshape(len(flat), -1).astype(np.float32).mean(axis=1)
+    ref = np.zeros_like(lum)
+    for k in np.unique(labels):
+        ref[labels == k] = np.median(lum[labels == k])
+    ratio = lum / np.maximum(ref, 1.0)
+    weight = np.bincount(labels)[labels].astype(np.float32)
+    field = np.ones_like(lum)
+    start = 0
+    for s in shots:
+        rows, cols = s.tiles.shape[:2]
+        n = rows * cols
+        rr, cc = np.mgrid[0:rows, 0:cols]
+        design = np.stack([np.ones(n), rr.ravel() / rows, cc.ravel() / cols], axis=1)
+        y, w = ratio[start : start + n], weight[start : start + n]
+        keep = np.ones(n, bool)
+        for _ in range(2):
+            sw = np.sqrt(w[keep])
+            coef, *_ = np.linalg.lstsq(design[keep] * sw[:, None], y[keep] * sw, rcond=None)
+            residual = np.abs(design @ coef - y)
+            keep = residual <= np.percentile(residual, 80)
+        fit = design @ coef
+        field[start : start + n] = fit / float(np.mean(fit))
+        start += n
+    return field if float(field.max() - field.min()) >= MIN_LIGHT else None
+
+
+def _labels(flat: np.ndarray, shots: list[Shot]) -> tuple[np.ndarray, np.ndarray]:
+    feats = features(flat)
+    looks = cluster(feats)
+    return looks, merge_shades(looks, feats, shots)
+
+
 def group_shots(shots: list[Shot]) -> list[Group]:
-    """Look-alike groups over the cells of all shots, largest first, each with a median image; the
-    shades of one look under a lighting gradient are one group (:func:`merge_shades`)."""
+    """Look-alike groups over the cells of all shots, largest first, each with a median image.
+
+    Uneven light is taken out first (:func:`light_field`, applied again while it still finds a ramp,
+    at most three times), and shades of one look that still differ are joined (:func:`merge_shades`).
+    A group lit unevenly gets the median of its cells with the light taken out as its image, and that
+    image under the darkest and the lightest light on the board as shades: a skin made from it reads
+    every part of the board (a reader accepts a cell between a template and its variant).
+    """
     flat = np.concatenate([s.tiles.reshape(-1, *s.tiles.shape[2:]) for s in shots])
     where = [
         Member(i, (r, c))
@@ -211,15 +260,30 @@ def group_shots(shots: list[Shot]) -> list[Group]:
         for r in range(s.tiles.shape[0])
         for c in range(s.tiles.shape[1])
     ]
-    feats = features(flat)
-    looks = cluster(feats)
-    labels = merge_shades(looks, feats, shots)
+    looks, labels = _labels(flat, shots)
+    light = np.ones(len(flat), np.float32)
+    even = flat
+    for _ in range(3):
+        field = light_field(flat.astype(np.float32) / light[:, None, None, None], labels, shots)
+        if field is None:
+            break
+        light = light * field
+        even = np.clip(flat.astype(np.float32) / light[:, None, None, None], 0, 255).round().astype(np.uint8)
+        looks, labels = _labels(even, shots)
     order = sorted(set(labels.tolist()), key=lambda k: -int((labels == k).sum()))
     groups = []
     for new_id, k in enumerate(order):
         idx = np.nonzero(labels == k)[0]
-        parts = sorted(set(looks[idx].tolist()), key=lambda p: -int((looks == p).sum()))
-        images = [np.median(flat[looks == p], axis=0).round().astype(np.uint8) for p in parts]
+        if float(light.max() - light.min()) >= MIN_LIGHT:
+            middle = np.median(even[idx].astype(np.float32), axis=0)
+            images = [
+                np.clip(middle * gain, 0, 255).round().astype(np.uint8)
+                for gain in (1.0, float(light.min()), float(light.max()))
+            ]
+        else:
+            looks_in = sorted(set(looks[idx].tolist()), key=lambda p: -int((looks == p).sum()))
+            images = [np.median(flat[idx[looks[idx] == p]], axis=0) for p in looks_in]
+            images = [image.round().astype(np.uint8) for image in images]
         groups.append(Group(new_id, images[0], [where[i] for i in idx], images[1:]))
     LOGGER.info("%d cells fall into %d groups", len(flat), len(groups))
     return groups

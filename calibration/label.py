@@ -100,6 +100,9 @@ DIGIT_PRIORS: dict[int, tuple[float | None, float]] = {
     7: (None, 0.75),
     8: (None, 0.3),
 }
+SAME_SHAPE = 0.7
+"""Glyph masks overlapping this much (intersection over union) are one shape; a bold digit overlaps a
+mine's blob by up to about 0.5."""
 UNREVEALED = {Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG}
 
 
@@ -584,13 +587,16 @@ class Labeller:
                 self._propose(gid, Cell(value), True, why)
 
     def _mine_shaped(self, gid: int) -> bool:
-        """Whether a group's glyph is shaped like the exploded or a shown mine (never a digit then)."""
+        """Whether a group's glyph is the exploded or a shown mine's (overlap :data:`SAME_SHAPE`), or
+        that shape crossed in red (a wrong flag): never a digit, whatever its counts."""
+        ink = ink_mask(self.groups[gid].image, None)
+        red = _red_fraction(self.groups[gid].image, ink) >= 0.1
         for state in (Cell.EXPLODED, Cell.MINE):
             ref = self._group_of(state)
             if ref is None:
                 continue
-            shape = ink_mask(self.groups[ref].image, None)
-            if _iou(ink_mask(self.groups[gid].image, None), shape) >= 0.45:
+            overlap = _iou(ink, ink_mask(self.groups[ref].image, None))
+            if overlap >= SAME_SHAPE or (red and overlap >= 0.45):
                 return True
         return False
 

@@ -37,6 +37,17 @@ NIGHT_DIGITS = {
 """A night theme: lighter digits, 7 white and 8 grey (so 7 still stands out most from the cell)."""
 MONO_DIGITS = {n: (230, 230, 230) for n in range(1, 9)}
 """Every digit the same white: colour says nothing, so calibration must ask."""
+TINTS = {
+    1: (250, 215, 180),
+    2: (190, 235, 190),
+    3: (190, 190, 250),
+    4: (230, 180, 200),
+    5: (170, 215, 240),
+    6: (225, 225, 160),
+    7: (210, 170, 235),
+    8: (175, 175, 175),
+}
+"""Per-digit cell backgrounds (a "tiles" theme): every digit drawn in one dark ink on its own colour."""
 
 
 def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
@@ -110,6 +121,22 @@ def _drawn(
             _mine(tile, mine)
         if state == Cell.WRONG_FLAG:
             _cross(tile)
+        return tile
+
+    return draw
+
+
+def _tinted(cell: int) -> Callable[[Cell], np.ndarray]:
+    """A flat look whose revealed digits sit on a background of their own colour, all in one ink."""
+    covered = _bevelled(cell, (150, 140, 120), (200, 190, 175), (95, 85, 70), 2)
+    plain = _lined(cell, (245, 245, 245), (205, 205, 205))
+    base = _drawn(cell, covered, plain, {n: (45, 45, 45) for n in range(1, 9)}, (60, 60, 210))
+
+    def draw(state: Cell) -> np.ndarray:
+        if not Cell.ONE <= state <= Cell.EIGHT:
+            return base(state)
+        tile = _lined(cell, TINTS[int(state)], (205, 205, 205))()
+        _digit(tile, int(state), (45, 45, 45))
         return tile
 
     return draw
@@ -194,6 +221,7 @@ LOOKS: dict[str, Look] = {
         _drawn(18, _gradient(18), _lined(18, (235, 225, 215), (160, 150, 140)), DIGIT_COLORS, (60, 60, 220)),
         window=(160, 120, 80),
     ),
+    "tinted": Look("tinted", 22, _tinted(22), window=(235, 235, 235)),
 }
 
 
@@ -297,11 +325,23 @@ def draw_board(board: Board, look: Look) -> np.ndarray:
     return out
 
 
+def lit(image: np.ndarray, light: float) -> np.ndarray:
+    """The image under uneven light: brightness scaled from ``1 - light`` at the top-left corner to
+    ``1 + light`` at the bottom-right (a lamp, a screen's falloff, a phone photo)."""
+    h, w = image.shape[:2]
+    ramp = 1 - light + light * (np.linspace(0, 1, h)[:, None] + np.linspace(0, 1, w)[None, :])
+    return np.clip(image.astype(np.float32) * ramp[:, :, None], 0, 255).round().astype(np.uint8)
+
+
 def screenshot(
-    board: Board, look: Look, scale: float = 1.0, jpeg: int | None = None, pad: int = 23
+    board: Board, look: Look, scale: float = 1.0, jpeg: int | None = None, pad: int = 23, light: float = 0.0
 ) -> tuple[np.ndarray, Geometry]:
-    """A window showing the board (header with counter and face, bevelled frame), scaled; and the truth."""
+    """A window showing the board (header with counter and face, bevelled frame), scaled; and the truth.
+
+    ``light`` shades the board with a gradient (:func:`lit`)."""
     cells = draw_board(board, look)
+    if light:
+        cells = lit(cells, light)
     bh, bw = cells.shape[:2]
     header = 44
     h, w = bh + header + 2 * pad, bw + 2 * pad
@@ -389,15 +429,15 @@ def _calibrate_and_score(
     from bot.errors import MinebotError
     from bot.skin import load_skin
     from bot.vision import read_screen
-    from calibration.pipeline import analyse, choose_templates
+    from calibration.pipeline import analyse, choose
     from calibration.writer import write_skin
 
     start = time.perf_counter()
     analysis = analyse([(name, image)])
     answers, _ = _truth_answers(analysis, [truth])
-    cells, _ = choose_templates(analysis, answers)
+    chosen = choose(analysis, answers)
     folder = Path(tempfile.mkdtemp()) / "skin"
-    write_skin(folder, "bench", cells, [name])
+    write_skin(folder, "bench", chosen.cells, [name], variants=chosen.variants)
     seconds = time.perf_counter() - start
     skin = load_skin(folder)
     exact, refused, wrong, margins = 0, 0, 0, []
