@@ -565,3 +565,25 @@ def test_ctrl_c_while_waiting_for_a_covered_board_and_the_fail_safe_at_a_new_gam
     client.input._click = click
     summary = Player(client.capture, client.input, PlayOptions(games=3), sleep=lambda s: None).run()
     assert summary.games == 1 and "fail-safe" in summary.stopped and client.games_started == 1
+
+
+def test_a_lost_board_is_read_as_lost_even_when_the_face_does_not_change():
+    from bot.render import classic_face
+
+    client = sim("expert", seed=1, rule="none")
+
+    def keep_playing_face(image, rect, client):
+        if client.game.status is GameStatus.LOST:
+            face = client.geometry.face
+            image[face.top : face.bottom, face.left : face.right] = classic_face("playing", face.width)
+
+    capture = Doctored(client, (0, 0), after=0, paint=keep_playing_face)
+    for seed in range(1, 6):  # the first lost game among a few
+        client.seed = seed
+        client.new_game()
+        result = Player(capture, client.input, PlayOptions(retries=1), sleep=lambda s: None).play_game()
+        if result.status == "lost":
+            break
+    assert result.status == "lost" and result.error is None and result.ended_by == "board (not the face)"
+    states = np.array([[Cell.MINE, Cell.ONE]])
+    assert judge_end(states, np.ones((1, 2), bool), None, None, None) == (GameStatus.LOST, "board")

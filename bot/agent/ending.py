@@ -20,7 +20,8 @@ def judge_end(
     """``(status, how)`` when the screen shows an ended game, else None.
 
     ``states`` is each cell's best reading and ``sure`` where it is certain. The face decides when it
-    shows an end. Otherwise an exploded mine read for certain is a loss, and a board whose certain
+    shows an end. Otherwise a mine, exploded mine or wrong flag read for certain (drawn only once a
+    game is lost) is a loss, and a board whose certain
     numbers are every safe cell (``mines`` known) is a win, provided no cell revealed before reads
     differently (that would be a misread, not an end).
     """
@@ -33,7 +34,7 @@ def judge_end(
     )
     if np.any(sure & changed):
         return None
-    if (sure & (states == Cell.EXPLODED)).any():
+    if (sure & np.isin(states, (Cell.EXPLODED, Cell.MINE, Cell.WRONG_FLAG))).any():
         return GameStatus.LOST, "board"
     if mines is not None and int((sure & (states <= Cell.EIGHT)).sum()) == states.size - mines:
         return GameStatus.WON, "board"

@@ -97,6 +97,18 @@ class Problem:
     text: str
     image: np.ndarray | None
     unreadable: bool
+    sight: Sight | None = None
+    """The complete reading that could not be trusted, if there was one."""
+
+
+SHOWN_ONLY_AT_THE_END = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
+"""States no client draws while a game is on."""
+
+
+def shows_the_end(board: Board) -> bool:
+    """Whether the board shows a state drawn only once a game is lost (a mine, an exploded mine, a
+    wrong flag)."""
+    return bool(np.isin(board.cells, SHOWN_ONLY_AT_THE_END).any())
 
 
 SAME_PLACE_PIXELS = 1.0
@@ -297,6 +309,8 @@ class Player:
                 f"the board is {board.rows}x{board.cols}, not a standard level, and the client's mine "
                 "counter could not be read: give the mine count (--mines)"
             )
+        if reading.face is None and reading.status is GameStatus.PLAYING and shows_the_end(board):
+            return Sight(board, GameStatus.LOST, image, "board")  # mines shown: lost (no face to say so)
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
 
     def _judge_unreadable(self, image: np.ndarray, previous: Board | None) -> Sight | None:
@@ -344,6 +358,7 @@ class Player:
             return Problem(str(exc), None, True)
         t1 = self.clock()
         timing.capture += (t1 - t0) * 1000
+        sight: Sight | None = None
         try:
             try:
                 sight = self._read(image)
@@ -364,7 +379,7 @@ class Player:
         except (ContradictionError, GameOverError) as exc:
             problem = str(exc)
         if problem:
-            return Problem(problem, image, False)
+            return Problem(problem, image, False, sight)
         if self.options.save_frames:
             self._frames += 1
             self._save(image, f"frame-{self._frames:05d}.png")
@@ -399,6 +414,10 @@ class Player:
             self.rereads += 1
             LOGGER.info("re-reading (attempt %d): %s", attempt + 1, problem.text)
         assert problem is not None
+        if problem.sight is not None and shows_the_end(problem.sight.board):
+            LOGGER.info("the board shows the end of a lost game though the face does not: lost")
+            ended = replace(problem.sight, status=GameStatus.LOST, ended_by="board (not the face)")
+            return ended, []
         return self._recover(previous, timing, rule, clicked, problem)
 
     def _recover(
