@@ -73,8 +73,12 @@ PLAIN_RESIDUAL = 18.0
 """A group whose core departs at most this much (98th percentile, 0-255) from a fitted colour ramp is plain."""
 KIND_DISTANCE = 40.0
 """Plain groups whose mean colours are nearer than this (0-255 RGB) are one kind."""
-RIM_MATCH = 14.0
-"""Largest mean rim difference for a glyph group to sit on a plain group's base."""
+FRAME_COLOUR = 24.0
+"""Colour difference (0-255, most different channel) above which two tiles' frame pixels differ."""
+FRAME_MATCH = 1.0
+"""Largest frame difference for a glyph group to sit on a plain group's base."""
+FRAME_CLEAR = 0.7
+"""A base must be framed at most this fraction as differently as the nearest plain group of another kind."""
 
 RAISED_BEVEL = 12.0
 """A tile whose top-left edge is this much lighter, and bottom-right edge this much darker, than its
@@ -280,15 +284,15 @@ def bevel(tile: np.ndarray) -> float:
     return float(min(top_left.mean() - fill, fill - bottom_right.mean()))
 
 
-def rim_difference(a: np.ndarray, b: np.ndarray) -> float:
-    """How differently two tiles are framed: the lower quartile of the colour difference over their
-    edge bands (grid line, bevel) or over their rims, whichever is larger (a glyph may fill most of a
-    rim; grid lines drawn differently cell to cell change part of an edge band, a bevel all of it)."""
+def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """How differently two tiles are framed: the share of their edge bands (grid line, bevel) that
+    differ, plus the lower quartile of their rims' colour difference / 100. A glyph may cover much of
+    a rim and some of an edge band; a bevel against a flat frame differs all round."""
     edge = np.ones(a.shape[:2], bool)
     edge[INSET:-INSET, INSET:-INSET] = False
-    edge_diff = float(np.percentile(np.abs(a[edge] - b[edge]).max(axis=1), 25))
+    edge_share = float((np.abs(a[edge] - b[edge]).max(axis=1) > FRAME_COLOUR).mean())
     rim_diff = float(np.percentile(np.abs(_rim(a) - _rim(b)).max(axis=1), 25))
-    return max(edge_diff, rim_diff)
+    return edge_share + rim_diff / 100.0
 
 
 def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
@@ -380,14 +384,25 @@ def _squared(solid: np.ndarray) -> np.ndarray | None:
 
 
 def is_cross(ink: np.ndarray) -> bool:
-    """Ink along all four corner ends of both diagonals (a mine's spikes may reach the middle of the
-    edges, not the corners)."""
-    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    """Thin ink along all four corner ends of both diagonals: on each diagonal point, with little ink
+    three tenths of the cell beside it, and on through the middle (a mine's spikes reach the middle of
+    the edges, a digit's bars run along an edge, a cross's strokes run corner to corner)."""
+    grown = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     n = len(ink)
     near = np.clip((np.linspace(0.03, 0.15, 5) * n).astype(int), 0, n - 1)
-    far = n - 1 - near
-    arms = (ink[near, near], ink[near, far], ink[far, near], ink[far, far])
-    return bool(min(float(arm.mean()) for arm in arms) >= CROSS_INK)
+    side = max(2, round(0.3 * n))
+    for view, wide in (
+        (ink, grown),
+        (ink[:, ::-1], grown[:, ::-1]),
+        (ink[::-1], grown[::-1]),
+        (ink[::-1, ::-1], grown[::-1, ::-1]),
+    ):
+        on = float(wide[near, near].mean())
+        beside = max(float(view[near, near + side].mean()), float(view[near + side, near].mean()))
+        if on < CROSS_INK or beside > on / 2:
+            return False
+    middle = np.clip((np.linspace(0.3, 0.7, 7) * n).astype(int), 0, n - 1)
+    return bool(min(grown[middle, middle].mean(), grown[middle, n - 1 - middle].mean()) >= CROSS_INK)
 
 
 def is_mine(ink: np.ndarray) -> bool:
@@ -483,6 +498,48 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     return kinds
 
 
+def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
+    """The plain group a glyph group sits on: framed alike (as raised or as flat as it), and clearly
+    more alike than any plain group of another kind; None for a cell with its own background."""
+    same = [i for i in plain if groups[i].raised == g.raised]
+    if not same:
+        return None
+    scores = {i: frame_difference(g.tile, groups[i].tile) for i in same}
+    best = min(scores, key=scores.__getitem__)
+    others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
+    if scores[best] > FRAME_MATCH or (others and scores[best] > FRAME_CLEAR * min(others)):
+        return None
+    return best
+
+
+def _stroke(tile: np.ndarray, ink: np.ndarray) -> float:
+    """How clearly a tile draws an ink mask as one stroke: its colour there far from its own background
+    (a flag under a cross shows background there) and uniform (a mine under it shows body and ground)."""
+    pixels = tile[INSET:-INSET, INSET:-INSET][ink >= 0.5]
+    if not len(pixels):
+        return 0.0
+    away = float(np.sqrt(((pixels - own_background(tile)) ** 2).sum(axis=1)).mean())
+    return away - float(pixels.std(axis=0).mean())
+
+
+def crossed_out(groups: list[Group]) -> None:
+    """Groups that are another glyph group (a mine or a flag) with a cross drawn over it: wrong flags.
+
+    A cross over a big mine leaves little background to see it against, but the difference from the
+    plain mine is the cross alone; of the two, the crossed one draws it as one stroke."""
+    marks = [g for g in groups if g.shape in (Shape.MINE, Shape.MARK)]
+    for g in groups:
+        if g.shape in (Shape.PLAIN, Shape.CROSS):
+            continue
+        for other in marks:
+            if other is g:
+                continue
+            ink = ink_of(g.tile, other.tile)
+            if is_cross(ink) and _stroke(g.tile, ink) > _stroke(other.tile, ink):
+                g.shape, g.why = Shape.CROSS, "another glyph with a cross over it"
+                break
+
+
 def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     """Plain/glyph split, kinds, and each glyph group's base and shape."""
     for g in groups:
@@ -495,14 +552,13 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     for g in groups:
         if g.shape == Shape.PLAIN:
             continue
-        if plain:
-            rims = [rim_difference(g.tile, groups[i].tile) for i in plain]
-            best = int(np.argmin(rims))
-            if rims[best] <= RIM_MATCH:
-                g.base = plain[best]
-                g.kind = groups[g.base].kind
+        g.base = base_of(g, groups, plain)
+        if g.base is not None:
+            g.kind = groups[g.base].kind
         shape_of(g, groups[g.base].tile if g.base is not None else None)
-        if g.kind is not None:
+    crossed_out(groups)
+    for g in groups:
+        if g.shape != Shape.PLAIN and g.kind is not None:
             if g.shape == Shape.DIGIT:
                 kinds[g.kind].digits += len(g.members)
             elif g.shape == Shape.MARK:
