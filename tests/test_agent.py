@@ -587,3 +587,12 @@ def test_a_lost_board_is_read_as_lost_even_when_the_face_does_not_change():
     assert result.status == "lost" and result.error is None and result.ended_by == "board (not the face)"
     states = np.array([[Cell.MINE, Cell.ONE]])
     assert judge_end(states, np.ones((1, 2), bool), None, None, None) == (GameStatus.LOST, "board")
+
+
+@pytest.mark.parametrize("name", ["bot.agent.firstclick", "bot.agent.options"])
+def test_docstring_examples_of_the_agent_modules(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
