@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.solver.rules import COVERED, Knowledge
+from bot.solver.rules import COVERED, FLAG, Knowledge
 
 LOGGER = logging.getLogger(__name__)
 
@@ -96,106 +96,183 @@ def _by_safety(state: int, open_cells: list[int], mine_sets: list[int]) -> list[
     return pairs
 
 
+class _Tree:
+    """One endgame's arrangements as bitsets, and the memo of solved states (kept across moves).
+
+    Arrangement ``a`` is bit ``a`` of a state. ``mine_sets[i]``: the arrangements with a mine at
+    unknown cell ``i``; ``value_sets[i]``: (number, arrangements where cell i is safe and shows it).
+    The memo maps a state to its P(win) under perfect play, which depends on nothing but the state,
+    so it stays valid for every later position of the same game whose arrangements are a subset.
+    """
+
+    def __init__(self, know: Knowledge, unknown: list[int], arr: list[int]) -> None:
+        self.cells = know.cells.copy()
+        self.unknown = unknown
+        self.arr = arr
+        self.index = {j: i for i, j in enumerate(unknown)}
+        self.nbrs = know.nbrs
+        n = len(unknown)
+        # a cell's number is its fixed mines (flags, proven) plus the mines among these unknown cells;
+        # the fixed part is the same in every arrangement, so only the unknown part splits a state
+        self.fixed = {
+            j: sum(1 for k in know.nbrs[j] if know.cells[k] == FLAG or know.known.get(k) is True)
+            for j, v in enumerate(know.cells)
+            if v == COVERED
+        }
+        index = self.index
+        near = [sum(1 << index[k] for k in know.nbrs[j] if k in index) for j in unknown]
+        self.mine_sets = mine_sets = [0] * n
+        shows: list[dict[int, int]] = [{} for _ in range(n)]
+        for a, mask in enumerate(arr):
+            bit = 1 << a
+            for i in range(n):
+                if (mask >> i) & 1:
+                    mine_sets[i] |= bit
+                else:
+                    v = (mask & near[i]).bit_count()
+                    shows[i][v] = shows[i].get(v, 0) | bit
+        self.value_sets = [sorted(d.items()) for d in shows]
+        self.shows = shows
+        self.memo: dict[int, float] = {}
+
+    def state_of(self, know: Knowledge) -> int:
+        """The arrangements still consistent with a later position (0 if it is not one)."""
+        state = (1 << len(self.arr)) - 1
+        old, index = self.cells, self.index
+        for j, v in enumerate(know.cells):
+            if v == old[j]:
+                continue
+            if old[j] != COVERED:
+                return 0
+            i = index.get(j)
+            if v == FLAG:
+                if i is None:
+                    return 0
+                state &= self.mine_sets[i]
+                continue
+            need = v - self.fixed[j]
+            if i is not None:
+                state &= self.shows[i].get(need, 0)
+            else:  # a cell proven safe before shows its number now: filter arrangement by arrangement
+                near = sum(1 << index[k] for k in self.nbrs[j] if k in index)
+                state &= sum(1 << a for a, mask in enumerate(self.arr) if (mask & near).bit_count() == need)
+            if not state:
+                return 0
+        return state
+
+    def best(self, state: int, node_budget: int, rank: dict[int, tuple]) -> tuple[int, float] | None:
+        """(unknown-cell index, P(win)) of the best click in ``state``; None past ``node_budget`` nodes.
+
+        Equally good clicks go to the lowest ``rank`` of their cell (so a reused tree decides ties
+        as a fresh one would).
+        """
+        n = len(self.unknown)
+        mine_sets, value_sets, memo = self.mine_sets, self.value_sets, self.memo
+        nodes = 0
+
+        def split(state: int, i: int) -> list[int]:
+            return [sub for _, vs in value_sets[i] if (sub := state & vs)]
+
+        def chance(state: int, i: int, total: int, beat: float = -1.0) -> float:
+            """P(win) when clicking cell i in ``state`` (``total`` arrangements), playing on perfectly.
+
+            Returns -1.0 as soon as the click provably cannot score above ``beat`` (the best so far).
+            """
+            won = 0.0
+            rest = (state & ~mine_sets[i]).bit_count()
+            bound = beat * total + 1e-9
+            for sub in split(state, i):
+                size = sub.bit_count()
+                rest -= size
+                won += size * win(sub)
+                if won + rest <= bound:
+                    return -1.0
+            return won / total
+
+        def win(state: int) -> float:
+            nonlocal nodes
+            if state & (state - 1) == 0:  # one arrangement left
+                return 1.0
+            if state in memo:
+                return memo[state]
+            nodes += 1
+            if nodes > node_budget:
+                raise _Budget
+            total = state.bit_count()
+            result = None
+            open_cells = []
+            for i in range(n):
+                mines = (state & mine_sets[i]).bit_count()
+                if not mines:  # safe in every arrangement: free information if its number varies
+                    if len(split(state, i)) > 1:
+                        result = chance(state, i, total)
+                        break
+                elif mines < total:
+                    open_cells.append(i)
+            if result is None and not open_cells:
+                return 1.0
+            if result is None:
+                result = 0.0
+                for safe, i in _by_safety(state, open_cells, mine_sets):
+                    if safe <= result * total + 1e-9:  # P(win) <= P(safe): nothing left can beat the best
+                        break
+                    score = chance(state, i, total, result)
+                    if score > result:
+                        result = score
+            memo[state] = result
+            return result
+
+        total = state.bit_count()
+        open_cells = [i for i in range(n) if state & mine_sets[i] and state & ~mine_sets[i]]
+        best: tuple[int, float] | None = None
+        best_safe = 0
+        unknown = self.unknown
+        order = sorted(_by_safety(state, open_cells, mine_sets), key=lambda p: (-p[0], rank[unknown[p[1]]]))
+        try:
+            for safe, i in order:
+                if best is not None and safe < best[1] * total - 1e-9:
+                    break
+                score = chance(state, i, total, -1.0 if best is None else best[1] - 2e-9)
+                if best is None or (score, safe) > (best[1] + 1e-12, best_safe):
+                    best, best_safe = (i, score), safe
+        except _Budget:
+            LOGGER.debug("endgame search over %d arrangements ran out of nodes", total)
+            return None
+        return best
+
+
+_LAST: list[_Tree] = []
+"""The last endgame searched: the next guess of the same game reuses its arrangements and memo."""
+
+
 def search(
     know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET, max_arrangements: int = MAX_ARRANGEMENTS
 ) -> EndgameChoice | None:
     """The click with the highest probability of winning, or None when the position is too big.
 
     A state (a set of arrangements) is a Python integer with one bit per arrangement, so splitting it
-    by a cell's outcome is a handful of big-integer ANDs against bitsets built once per search.
+    by a cell's outcome is a handful of big-integer ANDs against bitsets built once per endgame. A
+    later position of the same endgame is mapped onto the last tree's arrangements, so what was
+    solved for the previous guess is not solved again.
     """
     cells = know.cells
     unknown = [j for j, v in enumerate(cells) if v == COVERED and j not in know.known]
     if not unknown or len(unknown) > MAX_UNKNOWN:
         return None
-    # cells next to a number first, so the constraints prune early
-    unknown.sort(key=lambda j: (j not in know.cell_cons, j))
-    arr = arrangements(know, unknown, mines_left, max_arrangements)
-    if not arr:
+    state = _LAST[0].state_of(know) if _LAST else 0
+    if state:
+        tree = _LAST[0]
+    else:
+        # cells next to a number first, so the constraints prune early
+        unknown.sort(key=lambda j: (j not in know.cell_cons, j))
+        arr = arrangements(know, unknown, mines_left, max_arrangements)
+        if not arr:
+            return None
+        tree = _Tree(know, unknown, arr)
+        _LAST[:] = [tree]
+        state = (1 << len(arr)) - 1
+    rank = {j: (j not in know.cell_cons, j) for j in unknown}
+    found = tree.best(state, node_budget, rank)
+    if found is None:
         return None
-    index = {j: i for i, j in enumerate(unknown)}
-    n = len(unknown)
-    # a cell's number is its fixed mines (flags, proven) plus the mines among these unknown cells;
-    # the fixed part is the same in every arrangement, so only the unknown part splits a state
-    near = [sum(1 << index[k] for k in know.nbrs[j] if k in index) for j in unknown]
-    mine_sets = [0] * n  # bit a set: arrangement a has a mine at cell i
-    shows: list[dict[int, int]] = [{} for _ in range(n)]  # value -> arrangements: cell i safe, shows it
-    for a, mask in enumerate(arr):
-        bit = 1 << a
-        for i in range(n):
-            if (mask >> i) & 1:
-                mine_sets[i] |= bit
-            else:
-                v = (mask & near[i]).bit_count()
-                shows[i][v] = shows[i].get(v, 0) | bit
-    value_sets = [sorted(d.items()) for d in shows]
-    memo: dict[int, float] = {}
-    nodes = 0
-
-    def split(state: int, i: int) -> list[int]:
-        return [sub for _, vs in value_sets[i] if (sub := state & vs)]
-
-    def chance(state: int, i: int, total: int, beat: float = -1.0) -> float:
-        """P(win) when clicking cell i in ``state`` (``total`` arrangements) and playing on perfectly.
-
-        Returns -1.0 as soon as the click provably cannot score above ``beat`` (the best so far).
-        """
-        won = 0.0
-        rest = (state & ~mine_sets[i]).bit_count()
-        bound = beat * total + 1e-9
-        for sub in split(state, i):
-            size = sub.bit_count()
-            rest -= size
-            won += size * win(sub)
-            if won + rest <= bound:
-                return -1.0
-        return won / total
-
-    def win(state: int) -> float:
-        nonlocal nodes
-        if state & (state - 1) == 0:  # one arrangement left
-            return 1.0
-        if state in memo:
-            return memo[state]
-        nodes += 1
-        if nodes > node_budget:
-            raise _Budget
-        total = state.bit_count()
-        result = None
-        open_cells = []
-        for i in range(n):
-            mines = (state & mine_sets[i]).bit_count()
-            if not mines:  # safe in every arrangement: free information if its number varies
-                if result is None and len(split(state, i)) > 1:
-                    result = chance(state, i, total)
-                    break
-            elif mines < total:
-                open_cells.append(i)
-        if result is None and not open_cells:
-            return 1.0
-        if result is None:
-            result = 0.0
-            for safe, i in _by_safety(state, open_cells, mine_sets):
-                if safe <= result * total + 1e-9:  # P(win) <= P(safe): nothing left can beat the best
-                    break
-                score = chance(state, i, total, result)
-                if score > result:
-                    result = score
-        memo[state] = result
-        return result
-
-    everything = (1 << len(arr)) - 1
-    open_cells = [i for i in range(n) if everything & mine_sets[i] and everything & ~mine_sets[i]]
-    best: EndgameChoice | None = None
-    best_safe = 0
-    try:
-        for safe, i in _by_safety(everything, open_cells, mine_sets):
-            if best is not None and safe < best.win * len(arr) - 1e-9:
-                break
-            score = chance(everything, i, len(arr), -1.0 if best is None else best.win - 2e-9)
-            if best is None or (score, safe) > (best.win + 1e-12, best_safe):
-                best, best_safe = EndgameChoice(unknown[i], score, len(arr)), safe
-    except _Budget:
-        LOGGER.debug("endgame search over %d arrangements ran out of nodes", len(arr))
-        return None
-    return best
+    return EndgameChoice(tree.unknown[found[0]], found[1], state.bit_count())
