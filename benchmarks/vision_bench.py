@@ -10,6 +10,11 @@ never met it): rendered classic screens (every stage and level, a board of every
 JPEG) and the real captures in ``tests/data/real``. It counts the cells of the missing state that were
 refused (must be all), and the other cells read right, refused, and read wrong (must be none).
 
+``--tint`` instead reads every real capture that has a shipped skin (``tests/data/real``) through the
+night-light tint (``harness/colour.py``: blue x0.6, green x0.85, gamma 1.25), with its skin and with
+``auto``, and counts frames read exactly, refused and read wrong (must be none); also rendered classic
+screens of every stage through the same tint; with the time each read took.
+
 ``--calibrated`` instead calibrates a skin from ONE screenshot of each look in ``tests/styles.py`` (a
 game not yet lost, so no mines; the truth answers calibration's questions) at scales 1-2, then reads
 five boards of states it knows and five lost boards (mines it never saw) with ``read_screen``: the
@@ -177,6 +182,61 @@ def unseen(qualities: tuple[int | None, ...]) -> bool:
     return safe
 
 
+def _tinted_frames() -> list[tuple[str, str, np.ndarray, Board]]:
+    """(label, skin, tinted image, truth) for every real capture with a shipped skin, and rendered classic."""
+    from bot.skin import list_skins
+    from harness.colour import night_light
+
+    frames = []
+    for png in sorted(REAL.glob("*/*.png")):
+        if png.parent.name in list_skins():
+            truth = Board.from_text(png.with_suffix(".txt").read_text())
+            frames.append(
+                (f"{png.parent.name}/{png.stem}", png.parent.name, night_light(cv2.imread(str(png))), truth)
+            )
+    for case in screen_cases(levels=("beginner", "expert"), scales=(1.0, 1.5), jpeg_qualities=(None,)):
+        frames.append((f"classic {case.label}", "classic", night_light(case.image), case.board))
+    return frames
+
+
+def tint() -> bool:
+    """Tinted frames through read_screen with their skin and with auto; True when none read wrong."""
+    from collections import Counter
+
+    frames = _tinted_frames()
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPU(s)")
+    print("| frames | skin | exact | refused | wrong | time per frame (median, max) |")
+    print("|---|---|---|---|---|---|")
+    wrong_any = False
+    for mode in ("named", "auto"):
+        for group in sorted({skin for _, skin, _, _ in frames}):
+            outcome: Counter[str] = Counter()
+            times = []
+            for label, skin, image, truth in frames:
+                if skin != group:
+                    continue
+                start = time.perf_counter()
+                try:
+                    reading = read_screen(image, skin if mode == "named" else "auto", truth.mines)
+                    good = reading.board.shape == truth.shape and np.array_equal(
+                        reading.board.cells, truth.cells
+                    )
+                    outcome["exact" if good else "wrong"] += 1
+                    if not good:
+                        print(f"  WRONG {label} ({mode})")
+                except MinebotError as exc:
+                    outcome["refused"] += 1
+                    print(f"  refused {label} ({mode}): {str(exc)[:120]}")
+                times.append(time.perf_counter() - start)
+            wrong_any |= outcome["wrong"] > 0
+            print(
+                f"| {group} ({sum(outcome.values())}) | {group if mode == 'named' else 'auto'} | "
+                f"{outcome['exact']} | {outcome['refused']} | {outcome['wrong']} | "
+                f"{statistics.median(times) * 1000:.0f} ms, {max(times) * 1000:.0f} ms |"
+            )
+    return not wrong_any
+
+
 def calibrated() -> bool:
     """read_screen with skins calibrated from one shot of each test look; True when nothing was wrong."""
     from collections import Counter
@@ -250,7 +310,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--calibrated", action="store_true", help="instead: read_screen with skins calibrated from test looks"
     )
+    parser.add_argument(
+        "--tint", action="store_true", help="instead: real captures and classic screens through a night light"
+    )
     args = parser.parse_args(argv)
+    if args.tint:
+        return 0 if tint() else 1
     levels = ("beginner",) if args.quick else ("beginner", "intermediate", "expert")
     qualities: tuple[int | None, ...] = (None,) if args.quick else (None, 90, 75)
     if args.unseen:

@@ -358,12 +358,15 @@ class CellReading:
         return Board(self.states.copy(), mines)
 
 
-def board_crop(image: np.ndarray, geometry: Geometry, cell_size: int) -> np.ndarray:
+def board_crop(
+    image: np.ndarray, geometry: Geometry, cell_size: int, colours: np.ndarray | None = None
+) -> np.ndarray:
     """The board resampled to exactly ``cell_size`` pixels per cell (``rows*size`` x ``cols*size``).
 
     The crop spans the rounded board edges and is resized in one call (area averaging when shrinking),
     so a fractional pitch (32/33 px alternation) maps each cell onto exactly one block. Parts of the
-    board outside the image read as black.
+    board outside the image read as black. ``colours`` (a ``(1, 256, 3)`` lookup table) maps each
+    pixel first, back to the skin's colours on a screen that shifts them (:mod:`bot.vision.tint`).
     """
     rows, cols = geometry.rows, geometry.cols
     x0, y0 = round(geometry.left), round(geometry.top)
@@ -377,13 +380,17 @@ def board_crop(image: np.ndarray, geometry: Geometry, cell_size: int) -> np.ndar
             crop = np.zeros((y1 - y0, x1 - x0, 3), dtype=np.uint8)
         else:
             crop = cv2.copyMakeBorder(crop, *pads, cv2.BORDER_CONSTANT)
+    if colours is not None:
+        crop = cv2.LUT(crop, colours)
     return _resample(crop, cols * cell_size, rows * cell_size)
 
 
-def cell_blocks(image: np.ndarray, geometry: Geometry, model: SkinModel) -> np.ndarray:
+def cell_blocks(
+    image: np.ndarray, geometry: Geometry, model: SkinModel, colours: np.ndarray | None = None
+) -> np.ndarray:
     """``(rows, cols, height, width, 3)`` float32 feature block of every cell of ``geometry``."""
     rows, cols, size = geometry.rows, geometry.cols, model.size
-    crop = board_crop(image, geometry, size)
+    crop = board_crop(image, geometry, size, colours)
     blocks = crop.reshape(rows, size, cols, size, 3)[:, : model.height, :, : model.width]
     return np.ascontiguousarray(blocks.swapaxes(1, 2), dtype=np.float32)
 
@@ -411,20 +418,66 @@ def _dot_products(vectors: np.ndarray, matrix_t: np.ndarray) -> np.ndarray:
     return np.concatenate([vectors[i : i + rows] @ matrix_t for i in range(0, len(vectors), rows)])
 
 
+SHIFTED = "shifted colours"
+"""The per-skin cache key of the colour table last found to undo a screen's colour shift."""
+
+
+def remember_colours(skin: Skin, colours: np.ndarray | None) -> None:
+    """Keep (or forget, with ``None``) the table that undid this screen's colour shift for ``skin``:
+    later readings of the board try it when the plain reading is unsure."""
+    per_skin(skin, SHIFTED, lambda _: [None])[0] = colours
+
+
+def remembered_colours(skin: Skin) -> np.ndarray | None:
+    """The colour table :func:`remember_colours` kept for ``skin``, if any."""
+    return per_skin(skin, SHIFTED, lambda _: [None])[0]
+
+
+def better_reading(a: CellReading, b: CellReading) -> bool:
+    """True when reading ``a`` is surer than ``b``: fewer uncertain cells, then nearer templates."""
+    ua, ub = int(a.uncertain_mask().sum()), int(b.uncertain_mask().sum())
+    return ua < ub or (ua == ub and float(np.median(a.distance)) < float(np.median(b.distance)))
+
+
 def classify_cells(
     image: np.ndarray,
     geometry: Geometry,
     skin: Skin,
     min_confidence: float = MIN_CONFIDENCE,
     max_distance: float = MAX_DISTANCE,
+    colours: np.ndarray | None | str = "remembered",
 ) -> CellReading:
     """Read every cell of ``geometry`` on ``image`` (BGR, same coordinates) against ``skin``.
 
+    ``colours`` is a ``(1, 256, 3)`` table mapping the screen's colours to the skin's first, or
+    ``None``; by default the board is read as it is, and when a cell is unsure the table remembered
+    for this skin (:func:`remember_colours`, set when a colour-shifted board was located) is tried
+    too, and the surer reading kept.
+
     Never raises for an unreadable cell: it is marked uncertain; :meth:`CellReading.board` raises.
     """
+    if not isinstance(colours, str):
+        return _classify(image, geometry, skin, min_confidence, max_distance, colours)
+    reading = _classify(image, geometry, skin, min_confidence, max_distance, None)
+    kept = remembered_colours(skin)
+    if kept is None or not reading.uncertain_mask().any():
+        return reading
+    shifted = _classify(image, geometry, skin, min_confidence, max_distance, kept)
+    return shifted if better_reading(shifted, reading) else reading
+
+
+def _classify(
+    image: np.ndarray,
+    geometry: Geometry,
+    skin: Skin,
+    min_confidence: float,
+    max_distance: float,
+    colours: np.ndarray | None,
+) -> CellReading:
+    """:func:`classify_cells` through one colour table (or none)."""
     model = skin_model(skin)
     rows, cols = geometry.rows, geometry.cols
-    blocks = cell_blocks(image, geometry, model)
+    blocks = cell_blocks(image, geometry, model, colours)
     vectors = blocks.reshape(rows * cols, -1)
     coarse = _coarse(blocks).reshape(rows * cols, -1)
     squared = _dot_products(vectors, model.matrix_t)

@@ -35,12 +35,31 @@ from bot.board import Cell
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry, Region
 from bot.skin import Skin
-from bot.vision.classify import CellReading, classify_cells, per_skin, rim_distance
+from bot.vision.classify import (
+    CellReading,
+    better_reading,
+    classify_cells,
+    per_skin,
+    remember_colours,
+    rim_distance,
+)
+from bot.vision.tint import estimate_shift
 
 LOGGER = logging.getLogger(__name__)
 
+SHIFT_DISTANCE = 8.0
+"""Median RMS distance (0-255) of a found board's cells to their templates above which its colours
+may be shifted and a shift is estimated. Measured: 0-2 on the real captures, 15-21 on them through the
+night-light tint; a lost board showing states the skin lacks has unsure cells but a low median."""
+
+SHIFT_GROUPS = 3
+"""Largest lattices of flat blobs tried as boards when no board of the skin's colours is found."""
+
 COLOUR_TOLERANCES = (20, 44)
 """Per-channel colour tolerance for face blobs: the strict pass, then the fallback pass."""
+
+FLAT_SPREAD = 6
+"""Most a colour channel may vary in a 3x3 neighbourhood of a face when faces are found by flatness."""
 
 MIN_BLOB = 4
 """Smallest face blob side in pixels (a 16 px cell at 50% still leaves a 6 px face)."""
@@ -185,11 +204,26 @@ def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
 
 
 def _find_blobs(image: np.ndarray, colours: list[np.ndarray], tolerance: int) -> _Blobs:
-    parts = [np.zeros((0, 4))]
+    masks = []
     for colour in colours:
         low = np.clip(colour - tolerance, 0, 255).astype(np.uint8)
         high = np.clip(colour + tolerance, 0, 255).astype(np.uint8)
-        mask = cv2.inRange(image, low, high)
+        masks.append(cv2.inRange(image, low, high))
+    return _mask_blobs(masks)
+
+
+def flat_blobs(image: np.ndarray) -> _Blobs:
+    """Face blobs of any colour: areas whose every 3x3 neighbourhood is flat (within ``FLAT_SPREAD``
+    on each channel). For a screen whose colours are shifted, where no template colour is on show."""
+    kernel = np.ones((3, 3), np.uint8)
+    spread = cv2.subtract(cv2.dilate(image, kernel), cv2.erode(image, kernel)).max(axis=2)
+    return _mask_blobs([((spread <= FLAT_SPREAD) * 255).astype(np.uint8)])
+
+
+def _mask_blobs(masks: list[np.ndarray]) -> _Blobs:
+    """Roughly square, roughly filled blobs of a face's size in any of the masks."""
+    parts = [np.zeros((0, 4))]
+    for mask in masks:
         for x0, y0, x1, y1 in _dense_boxes(mask):
             _, _, stats, _ = cv2.connectedComponentsWithStats(mask[y0:y1, x0:x1], connectivity=4)
             x, y, w, h, area = (stats[1:, i] for i in range(5))
@@ -376,7 +410,7 @@ def _strip_fits(image: np.ndarray, reading: CellReading, reference: CellReading,
 
 def _fit_cost(image: np.ndarray, geometry: Geometry, skin: Skin) -> float:
     """Mean distance of a grid's cells to their best templates (capped: one odd cell must not steer)."""
-    reading = classify_cells(image, geometry, skin)
+    reading = classify_cells(image, geometry, skin, colours=None)
     return float(np.minimum(reading.distance, reading.max_distance).mean())
 
 
@@ -464,7 +498,7 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
         grew = False
         g = geometry
         for strip, above, before, more_rows, more_cols in _sides(g, width, height):
-            if not _strip_fits(image, classify_cells(image, strip, skin), reference, skin):
+            if not _strip_fits(image, classify_cells(image, strip, skin, colours=None), reference, skin):
                 continue
             geometry = Geometry(
                 g.left - before * g.pitch_x,
@@ -487,14 +521,14 @@ def _locate_group(
     if geometry is None:
         return None
     geometry = _snap(image, geometry, skin)
-    reading = classify_cells(image, geometry, skin)
+    reading = classify_cells(image, geometry, skin, colours=None)
     if _too_uncertain(reading, skin):
         return None
     for _ in range(EXTEND_PASSES):
         before = geometry
         extended = _extend(image, geometry, skin, reading)
         geometry = _snap(image, _refit(extended, blobs, kinds, skin), skin)
-        reading = classify_cells(image, geometry, skin)
+        reading = classify_cells(image, geometry, skin, colours=None)
         if extended == before and not _moved(geometry, before):
             break  # nothing grew or moved: the strips were judged as they stand
     if _too_uncertain(reading, skin) or min(geometry.rows, geometry.cols) < 2:
@@ -542,6 +576,15 @@ def _candidates(image: np.ndarray, skin: Skin, tolerance: int) -> list[Location]
     return found
 
 
+def _same_grid(a: Geometry, b: Geometry) -> bool:
+    """True when two grids have the same rows and columns, within half a cell of each other."""
+    return (
+        (a.rows, a.cols) == (b.rows, b.cols)
+        and abs(a.left - b.left) < a.pitch_x / 2
+        and abs(a.top - b.top) < a.pitch_y / 2
+    )
+
+
 def _moved(a: Geometry, b: Geometry) -> bool:
     """True when any edge of the two grids differs by half a pixel or more (cells are cut otherwise)."""
     ra, rb = ((g.left, g.top, g.left + g.cols * g.pitch_x, g.top + g.rows * g.pitch_y) for g in (a, b))
@@ -560,6 +603,11 @@ def _overlaps(a: Geometry, b: Geometry) -> bool:
 def locate_board(image: np.ndarray, skin: Skin) -> Location:
     """Find the one board drawn in ``skin`` on a BGR screenshot.
 
+    When no board is found, or the one found reads far from the skin's templates, the screen's colours
+    may be shifted (a night light, gamma): the shift is estimated from the board's own cells
+    (:mod:`bot.vision.tint`), and the board found again on the screenshot mapped back, if that reads
+    surer. The mapping is remembered for the skin's later readings (:func:`remember_colours`).
+
     Raises:
         BoardNotFoundError: when no board is found, or when two or more are (naming where each is).
     """
@@ -576,6 +624,12 @@ def locate_board(image: np.ndarray, skin: Skin) -> Location:
         found = _candidates(image, skin, tolerance)
         if found:
             break
+    if len(found) <= 1 and (not found or _off_colour(found[0].reading)):
+        shifted = _locate_shifted(image, skin, found)
+        if shifted is not None:
+            found = [shifted]
+    elif found:
+        remember_colours(skin, None)
     height, width = image.shape[:2]
     if not found:
         raise BoardNotFoundError(f"no {skin.name!r} board found on the {width}x{height} screenshot")
@@ -587,6 +641,59 @@ def locate_board(image: np.ndarray, skin: Skin) -> Location:
     location = found[0]
     location.notes[:0] = notes
     return location
+
+
+def _off_colour(reading: CellReading) -> bool:
+    """True when a board's cells sit far from their templates (its colours may be shifted)."""
+    return float(np.median(reading.distance)) > SHIFT_DISTANCE
+
+
+def _shift_geometries(image: np.ndarray, skin: Skin, found: list[Location]) -> list[Geometry]:
+    """Grids to estimate a colour shift on: the board found, else lattices of flat blobs of any colour."""
+    if found:
+        return [found[0].geometry]
+    blobs = flat_blobs(image)
+    size = np.maximum(blobs.w, blobs.h)
+    gaps = np.concatenate(
+        [_neighbour_pairs(blobs.cx, blobs.cy, size)[2], _neighbour_pairs(blobs.cy, blobs.cx, size)[2]]
+    )
+    pitch = _pitch_peak(gaps)
+    if pitch is None:
+        return []
+    grids = []
+    for group in _groups(blobs, pitch)[:SHIFT_GROUPS]:
+        geometry = _initial_geometry(blobs.take(group), face_kinds(skin), skin)
+        if geometry is not None and min(geometry.rows, geometry.cols) >= 2:
+            grids.append(geometry)
+    return grids
+
+
+def _locate_shifted(image: np.ndarray, skin: Skin, found: list[Location]) -> Location | None:
+    """The board found on the screenshot with its colour shift undone, when that reads surer."""
+    for geometry in _shift_geometries(image, skin, found):
+        estimate = estimate_shift(image, geometry, skin)
+        if estimate is None:
+            continue
+        shift, _ = estimate
+        table = shift.table()
+        mapped = cv2.LUT(image, table)
+        for tolerance in COLOUR_TOLERANCES:
+            located = _candidates(mapped, skin, tolerance)
+            if located:
+                break
+        if len(located) != 1:
+            continue
+        if found and not (
+            _same_grid(located[0].geometry, found[0].geometry)
+            and better_reading(located[0].reading, found[0].reading)
+        ):
+            continue
+        note = f"screen colours shifted; mapped back with {shift.describe()}"
+        located[0].notes.append(note)
+        LOGGER.info(note)
+        remember_colours(skin, table)
+        return located[0]
+    return None
 
 
 def _describe(geometry: Geometry) -> str:
