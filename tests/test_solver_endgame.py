@@ -50,3 +50,33 @@ def test_search_on_real_endgames_is_bounded_by_survival_and_drives_the_move():
             assert move.cell == divmod(choice.cell, board.cols)
             assert f"P(win)={choice.win:.3f}" in move.reason
     assert checked == 5
+
+
+def test_a_tree_kept_across_moves_decides_as_a_fresh_search(monkeypatch):
+    from bot.bench import play_game
+    from bot.solver import endgame, policy
+
+    results = []
+    reused = []
+
+    def both(know, mines_left, **kwargs):
+        before = list(endgame._LAST)
+        kept = endgame.search(know, mines_left, **kwargs)
+        tree = list(endgame._LAST)
+        reused.append(bool(before) and tree[0] is before[0])
+        endgame._LAST.clear()
+        fresh = endgame.search(know, mines_left, **kwargs)
+        endgame._LAST[:] = tree
+        results.append((kept, fresh))
+        return kept
+
+    monkeypatch.setattr(policy, "search", both)
+    options = BenchOptions(find_level("8x8/12"), FirstClickRule.SAFE, 40, 11)
+    for i in range(40):
+        play_game(options, i)
+    for kept, fresh in results:
+        assert (kept is None) == (fresh is None)
+        if kept is not None:
+            assert (kept.cell, kept.arrangements) == (fresh.cell, fresh.arrangements)
+            assert kept.win == pytest.approx(fresh.win, abs=1e-12)
+    assert len(results) >= 10 and sum(reused) >= 3

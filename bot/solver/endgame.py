@@ -105,7 +105,8 @@ class _Tree:
     so it stays valid for every later position of the same game whose arrangements are a subset.
     """
 
-    def __init__(self, know: Knowledge, unknown: list[int], arr: list[int]) -> None:
+    def __init__(self, know: Knowledge, unknown: list[int], arr: list[int], mines_left: int) -> None:
+        self.total = mines_left + know.known_mines()
         self.cells = know.cells.copy()
         self.unknown = unknown
         self.arr = arr
@@ -135,8 +136,10 @@ class _Tree:
         self.shows = shows
         self.memo: dict[int, float] = {}
 
-    def state_of(self, know: Knowledge) -> int:
+    def state_of(self, know: Knowledge, mines_left: int, unknown: list[int]) -> int:
         """The arrangements still consistent with a later position (0 if it is not one)."""
+        if mines_left + know.known_mines() != self.total or not set(unknown) <= self.index.keys():
+            return 0
         state = (1 << len(self.arr)) - 1
         old, index = self.cells, self.index
         for j, v in enumerate(know.cells):
@@ -159,6 +162,11 @@ class _Tree:
             if not state:
                 return 0
         return state
+
+    def undetermined(self, state: int) -> set[int]:
+        """The cells that are a mine in some arrangements of ``state`` and safe in others."""
+        mine_sets = self.mine_sets
+        return {j for i, j in enumerate(self.unknown) if state & mine_sets[i] and state & ~mine_sets[i]}
 
     def best(self, state: int, node_budget: int, rank: dict[int, tuple]) -> tuple[int, float] | None:
         """(unknown-cell index, P(win)) of the best click in ``state``; None past ``node_budget`` nodes.
@@ -259,8 +267,8 @@ def search(
     unknown = [j for j, v in enumerate(cells) if v == COVERED and j not in know.known]
     if not unknown or len(unknown) > MAX_UNKNOWN:
         return None
-    state = _LAST[0].state_of(know) if _LAST else 0
-    if state:
+    state = _LAST[0].state_of(know, mines_left, unknown) if _LAST else 0
+    if state and _LAST[0].undetermined(state) <= set(unknown):
         tree = _LAST[0]
     else:
         # cells next to a number first, so the constraints prune early
@@ -268,7 +276,7 @@ def search(
         arr = arrangements(know, unknown, mines_left, max_arrangements)
         if not arr:
             return None
-        tree = _Tree(know, unknown, arr)
+        tree = _Tree(know, unknown, arr, mines_left)
         _LAST[:] = [tree]
         state = (1 << len(arr)) - 1
     rank = {j: (j not in know.cell_cons, j) for j in unknown}
