@@ -546,6 +546,24 @@ class Player:
             self.mouse.chord(x, y)
         return 1
 
+    def _still_as_read(self, cell: Coord, image: np.ndarray) -> bool:
+        """Whether a cell about to be clicked shows exactly the pixels it had in the reading ``image``.
+
+        One small grab before each click after a batch's first: a cell already opened by an earlier
+        click of the batch needs no click, and a window moved or covered since the reading shows other
+        pixels there, so the click would not land on the cell that was read. Either way, the batch
+        stops and the board is read again.
+        """
+        assert self.geometry is not None
+        rect = self.geometry.cell_rect(cell)
+        region = self._watch_region()
+        x, y = rect.left - region.left, rect.top - region.top
+        try:
+            now = self.capture.grab(rect)
+        except CaptureError:
+            return False
+        return np.array_equal(now, image[y : y + rect.height, x : x + rect.width])
+
     def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> None:
         """Wait until the watched region differs from ``before`` and then stays unchanged for
         ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``."""
@@ -655,10 +673,14 @@ class Player:
                 previous = sight.board
                 continue
             t0 = self.clock()
-            clicked = [move.cell for move in moves]
+            clicked = []
             if sight.board.is_fresh() and moves:
                 first = (sight.board, moves[0].cell)
-            for move in moves:
+            for n, move in enumerate(moves):
+                if n and not self._still_as_read(move.cell, sight.image):
+                    LOGGER.info("cell %s no longer looks as read: reading the board again", move.cell)
+                    break
+                clicked.append(move.cell)
                 result.clicks += self._click_move(move)
                 result.moves += 1
                 if move.probability > 0:
