@@ -552,39 +552,70 @@ class Labeller:
         }
 
     def _count_digits(self) -> None:
-        """Digits from whole-board counts on the screenshots where every mine shows (see
-        :mod:`calibration.counts`): the mine-like groups are completed by the counts, then every glyph
-        group whose cells all touch the same count is that digit, whatever it looks like."""
+        """Digits and flags from whole-board counts on the screenshots where every mine shows (see
+        :mod:`calibration.counts`).
+
+        The shown and exploded mines the looks found are counted; the counts then choose which other
+        glyph groups count too. Among them, one on the covered cell's base is a flag (a lost board
+        keeps the right flags): the looks' flag guess is replaced, so a wrong flag (red cross and
+        all) that the counts do not count is not taken for the flag. Then every glyph group whose
+        cells all touch the same count is that digit, whatever it looks like.
+        """
         exact = self._exact_shots()
         if not exact:
             return
         on_exact = self._exact_groups(exact)
+        recheck = (Cell.FLAG, Cell.WRONG_FLAG)
         todo = [
             g.id
             for g in self.groups
-            if g.id not in self.proposals and not self.looks[g.id].plain and g.id in on_exact
+            if not self.looks[g.id].plain
+            and g.id in on_exact
+            and g.id not in self.known
+            and (
+                g.id not in self.proposals
+                or not self.proposals[g.id].confident
+                or self.proposals[g.id].state in recheck
+            )
         ]
         if not todo:
             return
+        looked = {gid: self.proposals.pop(gid) for gid in todo if gid in self.proposals}
         revealed: dict[int, int | None] = {
             gid: int(p.state)
             for gid, p in self.proposals.items()
             if p.confident and p.state is not None and p.state.is_number()
         }
         revealed.update({gid: None for gid in todo})
-        looks_mine = self._mine_like()
-        mines = choose_mines(self.grids, exact, looks_mine, todo, revealed)
+        shown = {
+            gid
+            for gid, p in self.proposals.items()
+            if p.confident and p.state in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
+        }
+        mines = choose_mines(self.grids, exact, shown, todo, revealed)
         per = group_counts(self.grids, exact, mines)
-        for gid in todo:
+        covered = self._group_of(Cell.COVERED)
+        for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid in mines:
-                why = "counted as a mine, the counts around it agree better (its look is not sure)"
-                self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
+                if self._mine_shaped(gid):
+                    self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
+                elif covered is not None and self.base[gid] == self.base[covered]:
+                    why = "a mark on the covered cell that the numbers around it count: a flag"
+                    self._propose(gid, Cell.FLAG, True, why)
+                else:
+                    why = "counted as a mine, the counts around it agree better (its look is not sure)"
+                    self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
                 continue
             counts = per[gid]
             value = counts.mode
             if counts.uniform and value is not None and 1 <= value <= 8 and not self._mine_shaped(gid):
                 why = f"each of its {counts.cells} cell(s) touches exactly {value} mines or flags"
                 self._propose(gid, Cell(value), True, why)
+            elif gid in looked and looked[gid].state == Cell.FLAG:
+                why = "a mark like a flag that the numbers around it do not count: a wrong flag"
+                self._propose(gid, Cell.WRONG_FLAG, False, why)
+            elif gid in looked:
+                self.proposals[gid] = looked[gid]
 
     def _mine_shaped(self, gid: int) -> bool:
         """Whether a group's glyph is the exploded or a shown mine's (overlap :data:`SAME_SHAPE`), or

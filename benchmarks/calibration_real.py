@@ -1,0 +1,166 @@
+"""Calibration on real clients: ``minebot calibrate SHOT --yes`` from one lost Expert screenshot, then
+every other screenshot of that client (same tile size and zoom) read with the new skin.
+
+Each folder of ``tests/data/real`` holding an ``expert_lost.png`` (with ``.txt`` truth) is one set:
+winemine, xdemineur, and each ``t{tile}_z{zoom}`` folder of the browser and other clients. The skin is
+made exactly as the command makes it (:func:`calibration.session.calibrate`, nobody to ask), and the
+other screenshots are read as play and ``minebot dry-run`` read them (:func:`bot.vision.read_screen`:
+find the board on the whole screenshot, then read every cell). Per set it prints: the groups that
+would need a question (``--yes`` fails then), the unsure groups left out, and over the other
+screenshots: read exactly, refused (vision declined a cell: never a wrong click), and wrong (a cell
+read as another state, or a board found at another size): wrong must be 0.
+
+    python benchmarks/calibration_real.py [--only NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.board import Board  # noqa: E402
+from bot.errors import MinebotError  # noqa: E402
+from bot.skin import load_skin  # noqa: E402
+from bot.vision import read_screen  # noqa: E402
+from calibration.model import CalibrationError  # noqa: E402
+from calibration.pipeline import analyse  # noqa: E402
+from calibration.session import CalibrateOptions, calibrate, can_leave_out  # noqa: E402
+
+REAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "real"
+
+
+@dataclass
+class SetResult:
+    """One client set: what calibration needed, and how the other screenshots read."""
+
+    name: str
+    questions: int = 0
+    left_out: int = 0
+    frames: int = 0
+    exact: int = 0
+    unseen: int = 0
+    """Frames refused that show a state the calibration shot never showed (a 7, say): expected."""
+    refused: int = 0
+    wrong_frames: int = 0
+    wrong_cells: int = 0
+    seconds: float = 0.0
+    error: str = ""
+    details: list[str] = field(default_factory=list)
+
+
+def sets(root: Path = REAL) -> list[Path]:
+    """Every folder under ``root`` with a lost Expert screenshot and its truth, in name order."""
+    return sorted(p.parent for p in root.rglob("expert_lost.png") if p.with_suffix(".txt").is_file())
+
+
+def truth(png: Path) -> Board:
+    return Board.from_text(png.with_suffix(".txt").read_text(encoding="utf-8"))
+
+
+def read_one(png: Path, skin_folder: Path) -> tuple[str, int, str]:
+    """``("exact" | "refused" | "wrong", wrong cells, why)`` for one screenshot read with the skin."""
+    board = truth(png)
+    try:
+        reading = read_screen(cv2.imread(str(png)), load_skin(skin_folder), board.mines)
+    except MinebotError as exc:
+        return "refused", 0, str(exc)
+    if reading.board.shape != board.shape:
+        return "wrong", board.rows * board.cols, f"board read as {reading.board.shape}, is {board.shape}"
+    bad = int((reading.board.cells != board.cells).sum())
+    if bad:
+        where = np.argwhere(reading.board.cells != board.cells)[0]
+        r, c = int(where[0]), int(where[1])
+        return "wrong", bad, f"e.g. ({r}, {c}) read {reading.board.cells[r, c]}, is {board.cells[r, c]}"
+    return "exact", 0, ""
+
+
+def run_set(folder: Path) -> SetResult:
+    """Calibrate from the set's ``expert_lost.png`` with ``--yes`` and read its other screenshots."""
+    result = SetResult(str(folder.relative_to(REAL)))
+    lost = folder / "expert_lost.png"
+    start = time.perf_counter()
+    try:
+        analysis = analyse([(lost.name, cv2.imread(str(lost)))])
+        result.questions = sum(not can_leave_out(p, analysis) for p in analysis.unsure())
+        result.left_out = len(analysis.unsure()) - result.questions
+        out = Path(tempfile.mkdtemp()) / "skin"
+        calibrate(CalibrateOptions([str(lost)], name="bench", out=out))
+    except MinebotError as exc:
+        result.error = str(exc)[:200]
+        result.seconds = time.perf_counter() - start
+        return result
+    result.seconds = time.perf_counter() - start
+    for png in sorted(folder.glob("*.png")):
+        if png == lost or not png.with_suffix(".txt").is_file():
+            continue
+        result.frames += 1
+        verdict, cells, why = read_one(png, out)
+        if verdict == "exact":
+            result.exact += 1
+        elif verdict == "refused" and not np.isin(truth(png).cells, list(load_skin(out).cells)).all():
+            result.unseen += 1
+            result.details.append(f"{png.name}: refused, shows a state never seen: {why[:120]}")
+        elif verdict == "refused":
+            result.refused += 1
+            result.details.append(f"{png.name}: refused: {why[:160]}")
+        else:
+            result.wrong_frames += 1
+            result.wrong_cells += cells
+            result.details.append(f"{png.name}: WRONG {cells} cell(s): {why[:160]}")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="only sets whose name contains this")
+    parser.add_argument("--details", action="store_true", help="say why each frame was refused or wrong")
+    args = parser.parse_args(argv)
+    print(
+        "| set | questions | left out | other frames | read exactly | refused (unseen state) | refused "
+        "| wrong frames (cells) | s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    totals = SetResult("total")
+    for folder in sets():
+        if args.only and args.only not in str(folder):
+            continue
+        r = run_set(folder)
+        if r.error:
+            print(f"| {r.name} | calibration failed: {r.error} |")
+            totals.questions += max(r.questions, 1)
+            continue
+        print(
+            f"| {r.name} | {r.questions} | {r.left_out} | {r.frames} | {r.exact} | {r.unseen} | {r.refused} "
+            f"| {r.wrong_frames} ({r.wrong_cells}) | {r.seconds:.1f} |"
+        )
+        if args.details:
+            for line in r.details:
+                print(f"    {line}")
+        for name in ("questions", "frames", "exact", "unseen", "refused", "wrong_frames", "wrong_cells"):
+            setattr(totals, name, getattr(totals, name) + getattr(r, name))
+    seen = totals.frames - totals.unseen
+    share = totals.exact / seen if seen else 0.0
+    print(
+        f"\ntotal: {totals.questions} questions/failures, {totals.frames} frames, {totals.exact} read "
+        f"exactly ({share:.0%} of the {seen} showing only states the shot showed), {totals.unseen} "
+        f"refused for an unseen state, {totals.refused} other refusals, {totals.wrong_frames} wrong "
+        f"({totals.wrong_cells} cells)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except CalibrationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(1)
