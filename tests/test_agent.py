@@ -594,3 +594,26 @@ def test_docstring_examples_of_the_agent_modules(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_restart_hook_starts_new_games_and_the_cli_runs_a_restart_command(tmp_path):
+    client = sim(rule="zero")
+    restarts = []
+
+    def restart():
+        restarts.append(1)
+        client.new_game()
+
+    options = PlayOptions(games=3, new_game=parse_new_game("restart"))
+    summary = Player(client.capture, client.input, options, restart=restart, sleep=lambda s: None).run()
+    assert summary.games == 3 and summary.new_game == "restart" and len(restarts) == 2
+    from bot.commands.play import restart_hook
+    from bot.errors import MinebotError
+
+    marker = tmp_path / "restarted"
+    restart_hook(f"touch {marker}")()
+    assert marker.exists()
+    with pytest.raises(MinebotError, match="exited with status 3"):
+        restart_hook("sh -c 'exit 3'")()
+    with pytest.raises(MinebotError, match="failed"):
+        restart_hook("/no/such/program")()

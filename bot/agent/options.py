@@ -83,6 +83,8 @@ class PlayOptions:
     cover_poll: float = 0.25
     """Seconds between looks while the board is covered or gone."""
     new_game: NewGame = field(default_factory=NewGame)
+    restart_wait: float = 15.0
+    """How long a restarted client may take to show its new board (seconds)."""
     learn: bool = True
     """Learn a cell state the skin lacks when the board forces it (in memory)."""
     save_learned: bool = False

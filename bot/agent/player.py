@@ -734,10 +734,11 @@ class Player:
             self.mouse.allow(Region(x, y, 1, 1))
             self.mouse.click(x, y)
 
-    def _fresh_game_shown(self) -> bool:
-        """Whether a new game is on screen (within ``settle_timeout``): the board found again, playing,
-        and not the board the last game ended on."""
-        deadline = self.clock() + self.options.settle_timeout
+    def _fresh_game_shown(self, way: NewGame) -> bool:
+        """Whether a new game is on screen (within ``settle_timeout``, ``restart_wait`` after a restart):
+        the board found again, playing, and not the board the last game ended on."""
+        wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
+        deadline = self.clock() + wait
         while True:
             try:
                 self.locate()
@@ -767,7 +768,7 @@ class Player:
             except MinebotError as exc:
                 tried.append(f"{way}: {exc}")
                 continue
-            if self._fresh_game_shown():
+            if self._fresh_game_shown(way):
                 self.new_game_way = str(way)
                 return
             tried.append(f"{way}: no new game showed")

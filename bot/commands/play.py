@@ -13,7 +13,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shlex
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.agent import Player, PlayOptions, SessionSummary, make_dpi_aware, parse_new_game
@@ -73,6 +76,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how a new game starts: auto (default: the skin's way, the face, F2, a restart; the first "
         "that shows a fresh game), face, F2, restart, or click:DX,DY (a New/Restart button DX,DY pixels "
         "from the board's top-left corner)",
+    )
+    parser.add_argument(
+        "--restart-command",
+        default=None,
+        metavar="CMD",
+        help="a command that restarts the client (closing the old window), for --new-game restart "
+        "or auto: e.g. \"sh -c 'pkill -x xdemineur; xdemineur -m 99 &'\"",
     )
     parser.add_argument(
         "--cover-wait",
@@ -161,6 +171,27 @@ def _printer(board: Board, moves: list[Move]) -> None:
     print(flush=True)
 
 
+def restart_hook(command: str) -> Callable[[], None]:
+    """A hook that runs ``command`` (split like a shell would, not run by one) to restart the client;
+    it must return once the new client is started (background it with ``sh -c '... &'``).
+
+    Raises (when called):
+        MinebotError: the command cannot be started or exits with an error.
+    """
+    words = shlex.split(command)
+
+    def restart() -> None:
+        quiet = subprocess.DEVNULL  # a client it starts in the background must not hold a pipe open
+        try:
+            done = subprocess.run(words, timeout=30, check=False, stdin=quiet, stdout=quiet, stderr=quiet)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise MinebotError(f"the restart command {command!r} failed: {exc}") from exc
+        if done.returncode:
+            raise MinebotError(f"the restart command {command!r} exited with status {done.returncode}")
+
+    return restart
+
+
 def sim_note(summary: SessionSummary, args: argparse.Namespace, rule: str) -> str:
     """What the simulated client played (level, its first-click ``rule``, skin, seed), and how to watch
     a game or keep its frames."""
@@ -207,7 +238,8 @@ def run(args: argparse.Namespace) -> int:
         capture = MssCapture()
         mouse = RecordingInput() if args.dry_run else PyAutoGuiInput()
     with capture, mouse:
-        summary = Player(capture, mouse, options, on_move=on_move).run()
+        restart = restart_hook(args.restart_command) if args.restart_command else None
+        summary = Player(capture, mouse, options, restart=restart, on_move=on_move).run()
     print(summary.format())
     if args.client == "sim":
         print(sim_note(summary, args, client.rule.value))
