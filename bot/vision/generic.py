@@ -44,7 +44,7 @@ from enum import Enum
 import cv2
 import numpy as np
 
-from bot.board import Board, Cell, Coord, neighbour_table
+from bot.board import Board, Cell, neighbour_table
 from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.vision.classify import CellReading
@@ -330,8 +330,8 @@ def dominant_colour(pixels: np.ndarray) -> np.ndarray:
 
 def own_background(tile: np.ndarray) -> np.ndarray:
     """A cell's own background colour: of the dominant colours of its edge band, of the pixels just
-    inside it and of its rim, the one nearest the pixels along the interior's border (a glyph's
-    ink seldom runs along the border; a background does)."""
+    inside it and of its rim, the one nearest the pixels along the interior's border (a glyph's ink
+    seldom runs along the border; a background does)."""
     edge = np.ones(tile.shape[:2], bool)
     edge[INSET:-INSET, INSET:-INSET] = False
     candidates = [
@@ -499,9 +499,9 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
 
 
 def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
-    """The plain group a glyph group sits on: framed alike (as raised or as flat as it), and clearly
+    """The plain group a glyph group sits on: framed alike (a raised glyph tile only on a raised one), and clearly
     more alike than any plain group of another kind; None for a cell with its own background."""
-    same = [i for i in plain if groups[i].raised == g.raised]
+    same = [i for i in plain if groups[i].raised or not g.raised]
     if not same:
         return None
     scores = {i: frame_difference(g.tile, groups[i].tile) for i in same}
@@ -576,12 +576,10 @@ def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
     """Which kinds may be covered (True) or revealed (False), by structure; the board's logic picks."""
     options = []
     for kind in kinds:
-        if kind.digits and not kind.marks:
+        if kind.raised or kind.texture >= TEXTURE or (kind.marks and not kind.digits):
+            options.append((True,))  # digits on a raised kind: refused when their state is asked
+        elif kind.digits and not kind.marks:
             options.append((False,))
-        elif kind.marks and not kind.digits:
-            options.append((True,))
-        elif kind.raised or kind.texture >= TEXTURE:
-            options.append((True,))
         else:
             options.append((True, False))
     return list(itertools.product(*options))
