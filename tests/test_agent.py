@@ -617,3 +617,14 @@ def test_a_restart_hook_starts_new_games_and_the_cli_runs_a_restart_command(tmp_
         restart_hook("sh -c 'exit 3'")()
     with pytest.raises(MinebotError, match="failed"):
         restart_hook("/no/such/program")()
+
+
+def test_a_standard_size_keeps_its_count_and_warns_when_the_counter_disagrees(monkeypatch, caplog):
+    counter = types.ModuleType("bot.vision.counter")
+    counter.read_mine_counter = lambda image, geometry, board=None: 12
+    monkeypatch.setitem(sys.modules, "bot.vision.counter", counter)
+    client = sim(rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    assert player.mines == 10 and player.mines_source == "standard level"
+    assert "counter reads 12 mines on a 9x9 board, not the standard 10" in caplog.text

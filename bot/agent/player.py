@@ -234,12 +234,21 @@ class Player:
         if self.options.mines is not None:
             return self.options.mines, "given"
         standard = standard_mines(board.rows, board.cols)
-        if standard is not None:
-            return standard, "standard level"
         counter = read_counter(image, reading)
-        if counter is None:
-            return None, ""
-        return counter + len(board.flagged()), "the client's mine counter"
+        total = None if counter is None else counter + len(board.flagged())
+        if standard is not None:
+            if total is not None and total != standard:
+                LOGGER.warning(
+                    "the client's counter reads %d mines on a %dx%d board, not the standard %d: playing "
+                    "with %d (give --mines if the counter is right)",
+                    total,
+                    board.rows,
+                    board.cols,
+                    standard,
+                    standard,
+                )
+            return standard, "standard level"
+        return (None, "") if total is None else (total, "the client's mine counter")
 
     def _find_again(self, previous: Board | None) -> str:
         """Look for the board on the whole screen: ``same`` place, ``moved`` (adopted), or ``gone``.
@@ -267,10 +276,12 @@ class Player:
         if previous is not None:
             cell = same_game(previous, location.reading.states, ~location.reading.uncertain_mask())
             if cell is not None:
+                path = self._save(image, f"minebot-other-board-{int(time.time())}.png")
                 raise BoardGoneError(
                     f"the {g.rows}x{g.cols} board found elsewhere on the screen is not this game (cell "
                     f"{cell} was {previous[cell].char!r}, now "
-                    f"{Cell(int(location.reading.states[cell])).char!r}): a new game or another window"
+                    f"{Cell(int(location.reading.states[cell])).char!r}): a new game or another window "
+                    f"(screen saved to {path})"
                 )
         face = find_face(image, g, self.skin)
         g = replace(g, face=face.region if face else None)
