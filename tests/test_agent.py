@@ -308,30 +308,20 @@ def test_moved_and_covered_windows_lose_no_game_and_no_click_leaves_the_board():
     assert all_clicks_on_board_or_face(client) and not any(click.covered for click in client.history)
 
 
-class Vanishing(CaptureBackend):
-    """A sim screen where the whole window disappears (closed) from the n-th grab on."""
+def vanish(image, rect, client):
+    """The whole window disappears (closed)."""
+    window = client.geometry.region()
+    image[window.top - 80 : window.bottom + 20, window.left - 20 : window.right + 20] = (90, 60, 30)
 
-    name = "vanishing"
 
-    def __init__(self, client: SimClient, after: int) -> None:
-        super().__init__()
-        self.client, self.after, self.grabs = client, after, 0
-
-    def screen_region(self) -> Region:
-        return self.client.capture.screen_region()
-
-    def _grab(self, region: Region) -> np.ndarray:
-        self.grabs += 1
-        image = self.client.capture.grab(None).copy()
-        if self.grabs > self.after:
-            window = self.client.geometry.region()
-            image[window.top - 80 : window.bottom + 20, window.left - 20 : window.right + 20] = (90, 60, 30)
-        return image[region.top : region.bottom, region.left : region.right].copy()
+def vanishing(client: SimClient, after: int) -> Doctored:
+    """A sim screen where the whole window is gone from the n-th grab on."""
+    return Doctored(client, (0, 0), after=after, paint=vanish)
 
 
 def test_a_board_gone_for_good_stops_after_the_bounded_wait_without_clicking(tmp_path):
     client = sim("expert", seed=3, rule="zero")
-    capture = Vanishing(client, after=6)
+    capture = vanishing(client, after=6)
     options = PlayOptions(cover_wait=0.4, save_frames=tmp_path, retries=1)
     player = Player(capture, client.input, options, sleep=lambda s: None)
     result = player.play_game()
@@ -550,7 +540,7 @@ def test_ctrl_c_while_waiting_for_a_covered_board_and_the_fail_safe_at_a_new_gam
         if seconds == PlayOptions().cover_poll:  # the user presses Ctrl-C while minebot waits
             raise KeyboardInterrupt
 
-    summary = Player(Vanishing(client, after=6), client.input, PlayOptions(retries=1), sleep=sleep).run()
+    summary = Player(vanishing(client, after=6), client.input, PlayOptions(retries=1), sleep=sleep).run()
     assert summary.games == 0 and summary.stopped == "interrupted (Ctrl-C)"
     client = sim(rule="zero")
     original = client.input._click
