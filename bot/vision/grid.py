@@ -1,0 +1,594 @@
+"""Find a Minesweeper board's cell grid on a screenshot with no skin, from the board's structure alone.
+
+A board is a 2-D lattice of cells whose flat middles ("faces": a covered tile inside its bevel, an
+opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grids`:
+
+1. *Faces.* Pixels with no step to their neighbours (on the grey image, or on a lightly smoothed one
+   so dithered tiles count as flat) are flat; on a half-size mask their connected components that are
+   roughly square are candidate faces. Cheap: one gradient and one labelling of a half-size mask.
+2. *Lattices.* Faces of like size one pitch apart in a row or a column are linked; each linked group
+   (at the pitch its own links agree on) is a candidate. A least-squares fit of face centre against
+   lattice index (one offset per face size, so covered and opened faces may sit differently in their
+   cells) gives the pitch to a small fraction of a pixel.
+3. *Phase.* The grey steps of the board's rows, folded on the lattice, peak at the tile boundary;
+   of a 1-px line's two equal steps, the cell starts after the line. Pitch and origin are then refined
+   together over every boundary of the board (so 32/33 px alternation gives 32.7, not 32 or 33).
+4. *Extent.* Rows and columns are added (or trimmed) while their cells show the board's own structure:
+   faces of the board's kinds, or boundaries across the strip at the lattice's positions (grid lines
+   between opened cells with no faces of their own). A frame, a header with counters and a face
+   button, or a toolbar shows neither, so the board stops at its real edge.
+5. *Check.* A board has at least :data:`MIN_SIDE` rows and columns: a row of buttons or an LCD counter
+   is never one. The cell face (``inset``) is what lies between separators every cell shares (grid
+   lines and gaps have one colour whatever the cell shows).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from bot.errors import BoardNotFoundError
+from bot.geometry import Geometry
+
+LOGGER = logging.getLogger(__name__)
+
+FLAT_STEP = 12
+"""Largest grey step (0-255) across a pixel's 4-neighbourhood for it to count as flat."""
+SMOOTH_STEP = 3
+"""The same on the [1 2 1]-smoothed image: dithered tiles are flat there, 1-px lines are not."""
+MIN_FACE = 3
+"""Smallest face side on the half-size mask (6 px at full size: a 12 px cell with its bevel)."""
+MAX_FACE = 90
+"""Largest face side on the half-size mask (180 px)."""
+MIN_GROUP = 12
+"""Linked faces needed before a group is tried as a board."""
+MIN_SIDE = 5
+"""Fewest rows and columns of a board: a toolbar, a counter or a keypad is no board."""
+STRIP_SHARE = 0.5
+"""Share of a row's (column's) cells that must show the board's structure for it to be part of it."""
+LINE_SHARE = 0.25
+"""A boundary counts as a line when its step is at least this share of the board's typical one."""
+
+
+@dataclass(frozen=True)
+class GridFit:
+    """A board's cell grid found with no skin.
+
+    ``geometry`` places cell (0, 0) and says how cells repeat (a cell starts after the grid line or
+    gap that precedes it). ``inset`` is ``(left, top, right, bottom)``: pixels of each cell that are
+    grid line or gap rather than the cell's own face (0 where tiles abut). ``score`` (0-1) is the share
+    of cells that showed the board's structure themselves.
+    """
+
+    geometry: Geometry
+    inset: tuple[int, int, int, int]
+    score: float
+
+    @property
+    def cells(self) -> int:
+        return self.geometry.rows * self.geometry.cols
+
+
+@dataclass
+class _Faces:
+    """Candidate faces in full-size pixels: box corner, size and centre."""
+
+    x: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    h: np.ndarray
+
+    @property
+    def cx(self) -> np.ndarray:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> np.ndarray:
+        return self.y + self.h / 2
+
+    def take(self, index: np.ndarray) -> _Faces:
+        return _Faces(self.x[index], self.y[index], self.w[index], self.h[index])
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """One axis of a lattice: cell ``i`` starts at ``round(start + i * pitch)``; ``count`` cells."""
+
+    start: float
+    pitch: float
+    count: int
+
+    def line(self, i: int) -> int:
+        return round(self.start + i * self.pitch)
+
+    def lines(self) -> np.ndarray:
+        return np.round(self.start + np.arange(self.count + 1) * self.pitch).astype(np.intp)
+
+
+def grey(image: np.ndarray) -> np.ndarray:
+    """The image as one grey channel (uint8)."""
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_BGR2GRAY)
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_SMOOTH = np.array([0.25, 0.5, 0.25])
+
+
+def flat_mask(gray: np.ndarray) -> np.ndarray:
+    """1 where a pixel differs little from its 4 neighbours, on the image or its smoothed twin."""
+    step = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, _CROSS)
+    smooth = cv2.sepFilter2D(gray, -1, _SMOOTH, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
+    smooth_step = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, _CROSS)
+    return ((step <= FLAT_STEP) | (smooth_step <= SMOOTH_STEP)).astype(np.uint8)
+
+
+def find_faces(gray: np.ndarray) -> _Faces:
+    """Roughly square flat blobs (found on a half-size mask: flat only where all 4 pixels are)."""
+    h, w = gray.shape
+    flat = flat_mask(gray)[: h - h % 2, : w - w % 2]
+    half = cv2.resize(flat * 255, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    half = (half == 255).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=4)
+    x, y, bw, bh, area = (stats[1:, i] for i in range(5))
+    keep = (
+        (bw >= MIN_FACE)
+        & (bh >= MIN_FACE)
+        & (bw <= MAX_FACE)
+        & (bh <= MAX_FACE)
+        & (np.abs(bw - bh) <= np.maximum(1, 0.25 * np.maximum(bw, bh)))
+        & (area >= 0.45 * bw * bh)
+    )
+    s = stats[1:][keep].astype(np.float64) * 2
+    return _Faces(s[:, 0], s[:, 1], s[:, 2], s[:, 3])
+
+
+def _line_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Consecutive faces along each line (faces whose ``across`` centres agree to a few pixels)."""
+    if len(along) < 2:
+        empty = np.zeros(0, np.intp)
+        return empty, empty
+    order = np.argsort(across, kind="stable")
+    breaks = np.diff(across[order]) > np.maximum(2.5, 0.15 * size[order[1:]])
+    line = np.empty(len(along), np.intp)
+    line[order] = np.concatenate([[0], np.cumsum(breaks)])
+    seq = np.lexsort((along, line))
+    a, b = seq[:-1], seq[1:]
+    same = line[a] == line[b]
+    return a[same], b[same]
+
+
+def _links(faces: _Faces) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """For x then y: neighbour pairs of like faces whose spacing could be one pitch, and the spacing."""
+    out = []
+    for along, across, size, other in (
+        (faces.cx, faces.cy, faces.w, faces.h),
+        (faces.cy, faces.cx, faces.h, faces.w),
+    ):
+        a, b = _line_pairs(along, across, other)
+        gap = along[b] - along[a]
+        s = np.maximum(size[a], size[b])
+        t = np.maximum(other[a], other[b])
+        ok = (
+            (gap > s)
+            & (gap <= 2.6 * s + 4)
+            & (np.abs(size[a] - size[b]) <= 0.3 * s + 2)
+            & (np.abs(other[a] - other[b]) <= 0.3 * t + 2)
+        )
+        out.append((a[ok], b[ok], gap[ok]))
+    return out
+
+
+def _labels(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Connected-component labels of ``n`` nodes joined by edges ``a[i] - b[i]`` (min-label propagation
+    with pointer jumping, all vectorised)."""
+    label = np.arange(n)
+    while True:
+        low = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, a, low)
+        np.minimum.at(new, b, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            return label
+        label = new
+
+
+def _mode_gap(gaps: np.ndarray) -> float | None:
+    """The most common spacing (half-pixel bins, smoothed), as the mean of the spacings near it."""
+    if len(gaps) < 3:
+        return None
+    hist = np.bincount(np.round(gaps * 2).astype(np.intp))
+    peak = np.argmax(np.convolve(hist, np.ones(3), mode="same")) / 2
+    near = gaps[np.abs(gaps - peak) <= max(1.0, 0.06 * peak)]
+    return float(near.mean()) if len(near) else None
+
+
+def face_groups(faces: _Faces) -> list[np.ndarray]:
+    """Groups of faces linked one pitch apart in rows and columns, at each group's own pitch."""
+    (ax, bx, gx), (ay, by, gy) = _links(faces)
+    n = len(faces.x)
+    first = _labels(n, np.concatenate([ax, ay]), np.concatenate([bx, by]))
+    keep_x = np.zeros(len(ax), bool)
+    keep_y = np.zeros(len(ay), bool)
+    for label in np.unique(first):
+        members = first == label
+        if members.sum() < MIN_GROUP:
+            continue
+        for a, gap, keep in ((ax, gx, keep_x), (ay, gy, keep_y)):
+            mine = members[a]
+            pitch = _mode_gap(gap[mine])
+            if pitch is not None:
+                keep |= mine & (np.abs(gap - pitch) <= max(1.5, 0.1 * pitch))
+    second = _labels(n, np.concatenate([ax[keep_x], ay[keep_y]]), np.concatenate([bx[keep_x], by[keep_y]]))
+    groups = [np.nonzero(second == label)[0] for label in np.unique(second)]
+    return sorted((g for g in groups if len(g) >= MIN_GROUP), key=len, reverse=True)
+
+
+def _index(centres: np.ndarray, pitch: float) -> np.ndarray:
+    """Lattice index of each centre: centres within a third of a pitch share one; steps are rounded."""
+    order = np.argsort(centres)
+    sorted_c = centres[order]
+    new = np.concatenate([[True], np.diff(sorted_c) > 0.35 * pitch])
+    cluster = np.cumsum(new) - 1
+    means = np.bincount(cluster, sorted_c) / np.bincount(cluster)
+    steps = np.maximum(np.round(np.diff(means) / pitch), 1)
+    cluster_index = np.concatenate([[0], np.cumsum(steps)]).astype(np.intp)
+    out = np.empty(len(centres), np.intp)
+    out[order] = cluster_index[cluster]
+    return out
+
+
+def _fit_axis(
+    centres: np.ndarray, kinds: np.ndarray, pitch: float, slack: float = 0.2
+) -> tuple[np.ndarray, float, float, np.ndarray]:
+    """Fit ``centre = pitch * index + offset[kind]``: indices, pitch, the main kind's offset, and which
+    faces fit (a stray face more than a fifth of a pitch off is dropped and the fit redone)."""
+    index = _index(centres, pitch)
+    keep = np.ones(len(centres), bool)
+    main = np.bincount(kinds).argmax()
+    slope, offset = pitch, float(np.median(centres - index * pitch))
+    for _ in range(3):
+        used = np.unique(kinds[keep])
+        if np.ptp(index[keep]) < 1:
+            break
+        design = np.zeros((int(keep.sum()), 1 + len(used)))
+        design[:, 0] = index[keep]
+        design[np.arange(int(keep.sum())), 1 + np.searchsorted(used, kinds[keep])] = 1
+        coef = np.linalg.lstsq(design, centres[keep], rcond=None)[0]
+        slope = float(coef[0])
+        offsets = np.full(kinds.max() + 1, np.nan)
+        offsets[used] = coef[1:]
+        predicted = slope * index + np.nan_to_num(offsets[kinds], nan=float(np.nanmedian(offsets)))
+        keep = np.abs(centres - predicted) <= max(1.0, slack * slope)
+        offset = float(offsets[main]) if not np.isnan(offsets[main]) else float(np.nanmedian(offsets))
+    return index, slope, offset, keep
+
+
+def _kinds(faces: _Faces) -> np.ndarray:
+    """Face kinds by size (covered and opened faces differ): an index per distinct (w, h)."""
+    _, inverse = np.unique(np.stack([faces.w, faces.h], axis=1), axis=0, return_inverse=True)
+    return inverse.ravel()
+
+
+def _steps(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Grey steps into each pixel from its left (``ex``) and from above (``ey``), as int16."""
+    g = gray.astype(np.int16)
+    ex = np.zeros(g.shape, np.int16)
+    ey = np.zeros(g.shape, np.int16)
+    ex[:, 1:] = np.abs(g[:, 1:] - g[:, :-1])
+    ey[1:, :] = np.abs(g[1:, :] - g[:-1, :])
+    return ex, ey
+
+
+class _Board:
+    """One candidate board being fitted: the grey image's steps and the two axes."""
+
+    def __init__(self, gray: np.ndarray, ex: np.ndarray, ey: np.ndarray, ax: _Axis, ay: _Axis):
+        self.gray, self.ex, self.ey, self.ax, self.ay = gray, ex, ey, ax, ay
+        self.typical: dict[int, float] = {}
+
+    # -- phase and pitch --------------------------------------------------------------------------
+
+    def profile(self, axis: int) -> np.ndarray:
+        """Mean step along ``axis`` (1: x, 0: y) over the board's span on the other axis."""
+        if axis == 1:
+            lo, hi = max(self.ay.line(0), 0), min(self.ay.line(self.ay.count), self.gray.shape[0])
+            return self.ex[lo:hi].mean(axis=0)
+        lo, hi = max(self.ax.line(0), 0), min(self.ax.line(self.ax.count), self.gray.shape[1])
+        return self.ey[:, lo:hi].mean(axis=1)
+
+    def phase(self, axis: int) -> _Axis:
+        """The axis moved by whole pixels so its boundaries sit on the folded step profile's peak."""
+        a = self.ax if axis == 1 else self.ay
+        profile = self.profile(axis)
+        half = math.ceil(a.pitch / 2)
+        offsets = np.arange(-half, half + 1)
+        pos = a.lines()[:, None] + offsets[None, :]
+        inside = (pos >= 0) & (pos < len(profile))
+        fold = np.where(inside, profile[np.clip(pos, 0, len(profile) - 1)], 0).sum(axis=0)
+        return replace(a, start=a.start + int(offsets[int(np.argmax(fold))]))
+
+    def refine(self, axis: int) -> _Axis:
+        """The start to a small fraction of a pixel, at the axis's pitch.
+
+        Each tile start is put, to a whole pixel, where its steps best match the board's mean
+        boundary (so a boundary whose row mixes kinds differently is not pulled); the start is the
+        centre of the starts whose rounded boundaries hit the most of them, moved by the centroid of
+        the mean boundary's steps about its peak (a 1-px line's two equal steps put it mid-line).
+        """
+        a = self.ax if axis == 1 else self.ay
+        profile = self.profile(axis)
+        n = len(profile)
+        reach = max(1, min(3, int(a.pitch // 3)))
+        offsets = np.arange(-reach, reach + 1)
+        lines = a.lines()[:-1]
+
+        def local(at: np.ndarray) -> np.ndarray:
+            return profile[np.clip(at[:, None] + offsets[None, :], 0, n - 1)]
+
+        here = local(lines)
+        mean = here.mean(axis=0)
+        shifts = np.arange(-2, 3)
+        fit = np.stack([(local(lines + d) * mean).sum(axis=1) for d in shifts], axis=1)
+        found = lines + shifts[np.argmax(fit, axis=1)]
+        mass = here.sum(axis=1)
+        valid = mass >= 0.25 * float(np.median(mass)) if mass.any() else mass > 0
+        if valid.sum() < 2:
+            return a
+        k = np.arange(a.count)[valid]
+        starts = a.start + np.arange(-3.0, 3.0001, 0.02)
+        pos = np.round(starts[:, None] + a.pitch * k[None, :])
+        hits = (pos == found[valid][None, :]).sum(axis=1)
+        start = float(starts[hits == hits.max()].mean())
+        seam = local(found[valid]).mean(axis=0)
+        before, peak, after = seam[reach - 1 : reach + 2]
+        start += float(after - before) / max(float(before + peak + after), 1e-9)  # a seam splits mid-way
+        return replace(a, start=start)
+
+    # -- extent -------------------------------------------------------------------------------------
+
+    def cross_boundaries(self, axis: int, index: int) -> np.ndarray:
+        """Step strength of the inner boundaries across lattice strip ``index`` (a row when ``axis`` is
+        0) above the strip's own level inside the cells either side: grid lines, not texture."""
+        along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
+        edges = self.ex if axis == 0 else self.ey.T
+        lo, hi = across.line(index), across.line(index + 1)
+        h, w = edges.shape
+        if lo < 0 or hi > h:
+            return np.zeros(0)
+        margin = (hi - lo) // 5
+        profile = edges[lo + margin : hi - margin].mean(axis=0)
+        lines = along.lines()
+        inner = lines[1:-1]
+        if len(inner) == 0 or lines[0] < 1 or lines[-1] + 1 >= w:
+            return np.zeros(0)
+        peak = np.max([profile[inner + d] for d in (-1, 0, 1)], axis=0)
+        fracs = np.linspace(0.25, 0.75, 7)
+        middles = np.round(lines[:-1, None] + fracs[None, :] * along.pitch).astype(np.intp)
+        level = profile[middles].min(axis=1)  # texture steps everywhere; a glyph's strokes do not
+        return peak - np.maximum(level[:-1], level[1:])
+
+
+def _faces_at(faces: _Faces, ax: _Axis, ay: _Axis, rows: int, cols: int) -> np.ndarray:
+    """Which lattice cells (counted from ``ax``/``ay`` starts) hold a face centre."""
+    c = np.floor((faces.cx - ax.start) / ax.pitch).astype(np.intp)
+    r = np.floor((faces.cy - ay.start) / ay.pitch).astype(np.intp)
+    out = np.zeros((rows, cols), bool)
+    ok = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
+    out[r[ok], c[ok]] = True
+    return out
+
+
+def _lattice(faces: _Faces) -> tuple[_Axis, _Axis] | None:
+    """The lattice through one group's faces: axes from cell (0, 0) of the faces' bounding box."""
+    (ax_, _, gx), (ay_, _, gy) = _links(faces)
+    px, py = _mode_gap(gx), _mode_gap(gy)
+    if px is None or py is None:
+        return None
+    kinds = _kinds(faces)
+    col, pitch_x, off_x, keep_x = _fit_axis(faces.cx, kinds, px)
+    row, pitch_y, off_y, keep_y = _fit_axis(faces.cy, kinds, py)
+    keep = keep_x & keep_y
+    if keep.sum() < MIN_GROUP:
+        return None
+    c0, c1 = int(col[keep].min()), int(col[keep].max())
+    r0, r1 = int(row[keep].min()), int(row[keep].max())
+    ax = _Axis(off_x + c0 * pitch_x - pitch_x / 2, pitch_x, c1 - c0 + 1)
+    ay = _Axis(off_y + r0 * pitch_y - pitch_y / 2, pitch_y, r1 - r0 + 1)
+    return ax, ay
+
+
+def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
+    """Refit both pitches to the centres of the faces in the board's region, found at full size
+    (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do."""
+    ax, ay = board.ax, board.ay
+    h, w = gray.shape
+    x0, x1 = max(ax.line(-1), 0), min(ax.line(ax.count + 1), w)
+    y0, y1 = max(ay.line(-1), 0), min(ay.line(ay.count + 1), h)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return
+    _, _, stats, _ = cv2.connectedComponentsWithStats(flat_mask(gray[y0:y1, x0:x1]), connectivity=4)
+    x, y, bw, bh, area = (stats[1:, i].astype(np.float64) for i in range(5))
+    lo_w, hi_w = 0.85 * like.w.min(), 1.2 * like.w.max() + 3
+    lo_h, hi_h = 0.85 * like.h.min(), 1.2 * like.h.max() + 3
+    whole = (x > 0) & (y > 0) & (x + bw < x1 - x0) & (y + bh < y1 - y0)  # none cut by the crop
+    keep = whole & (bw >= lo_w) & (bw <= hi_w) & (bh >= lo_h) & (bh <= hi_h) & (area >= 0.45 * bw * bh)
+    if keep.sum() < MIN_GROUP:
+        return
+    faces = _Faces(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
+    kinds = _kinds(faces)
+    for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
+        index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
+        if (
+            fits.sum() >= MIN_GROUP
+            and np.ptp(index[fits]) >= 2
+            and abs(pitch - axis.pitch) < 0.1 * axis.pitch
+        ):
+            _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
+
+
+def _fit_group(gray: np.ndarray, ex: np.ndarray, ey: np.ndarray, faces: _Faces) -> GridFit | None:
+    """A board grown from one group of faces, or None when it is no board."""
+    lattice = _lattice(faces)
+    if lattice is None:
+        return None
+    board = _Board(gray, ex, ey, *lattice)
+    _face_pitch(gray, board, faces)
+    for _ in range(2):
+        board.ax = board.phase(1)
+        board.ay = board.phase(0)
+        board.ax = board.refine(1)
+        board.ay = board.refine(0)
+    _grow(board, faces)
+    _face_pitch(gray, board, faces)
+    board.ax = board.refine(1)
+    board.ay = board.refine(0)
+    ax, ay = board.ax, board.ay
+    if ax.count < MIN_SIDE or ay.count < MIN_SIDE:
+        return None
+    geometry = Geometry(ax.start, ay.start, ax.pitch, ay.pitch, ay.count, ax.count)
+    own = _faces_at(faces, ax, ay, ay.count, ax.count)
+    return GridFit(geometry, _inset(gray, ax, ay), float(own.mean()))
+
+
+def _strip_ok(board: _Board, kinds: _Faces, axis: int, index: int) -> bool:
+    """Whether lattice row (axis 0) or column (axis 1) ``index`` shows the board's structure: faces
+    of the board's sizes in enough of its cells, or enough boundaries across it."""
+    strength = board.cross_boundaries(axis, index)
+    if len(strength) == 0:
+        return False
+    typical = board.typical[axis]
+    lines = float((strength >= max(LINE_SHARE * typical, 4.0)).mean())
+    if lines >= STRIP_SHARE:
+        return True
+    ax, ay = board.ax, board.ay
+    if axis == 0:
+        shifted = _faces_at(kinds, replace(ax), replace(ay, start=ay.start + index * ay.pitch), 1, ax.count)
+    else:
+        shifted = _faces_at(kinds, replace(ax, start=ax.start + index * ax.pitch), replace(ay), ay.count, 1)
+    return float(shifted.mean()) >= STRIP_SHARE
+
+
+def _grow(board: _Board, faces: _Faces) -> None:
+    """Add rows and columns while they show the board's structure; trim outer ones that do not."""
+    board.typical = {
+        axis: float(
+            np.median(
+                np.concatenate(
+                    [
+                        board.cross_boundaries(axis, i)
+                        for i in range((board.ay if axis == 0 else board.ax).count)
+                    ]
+                )
+            )
+        )
+        for axis in (0, 1)
+    }
+    for axis in (0, 1):
+        changed = True
+        while changed:
+            changed = False
+            a = board.ay if axis == 0 else board.ax
+            if a.count > MIN_SIDE and not _strip_ok(board, faces, axis, 0):
+                _set(board, axis, replace(a, start=a.start + a.pitch, count=a.count - 1))
+                changed = True
+            elif a.count > MIN_SIDE and not _strip_ok(board, faces, axis, a.count - 1):
+                _set(board, axis, replace(a, count=a.count - 1))
+                changed = True
+            elif _strip_ok(board, faces, axis, -1):
+                _set(board, axis, replace(a, start=a.start - a.pitch, count=a.count + 1))
+                changed = True
+            elif _strip_ok(board, faces, axis, a.count):
+                _set(board, axis, replace(a, count=a.count + 1))
+                changed = True
+
+
+def _set(board: _Board, axis: int, value: _Axis) -> None:
+    if axis == 0:
+        board.ay = value
+    else:
+        board.ax = value
+
+
+def _inset(gray: np.ndarray, ax: _Axis, ay: _Axis) -> tuple[int, int, int, int]:
+    """Pixels at each end of a cell that every cell shares (grid lines, gaps): (left, top, right, bottom)."""
+    out = []
+    for a, b, axis in ((ax, ay, 1), (ay, ax, 0)):
+        p = int(math.floor(a.pitch))
+        lo, hi = max(b.line(0), 0), min(b.line(b.count), gray.shape[1 - axis])
+        band = gray[lo:hi] if axis == 1 else gray[:, lo:hi].T
+        starts = a.lines()[:-1]
+        starts = starts[(starts >= 0) & (starts + p <= band.shape[1])]
+        if len(starts) < 2:
+            out.append((0, 0))
+            continue
+        cols = band[:, starts[:, None] + np.arange(p)[None, :]].astype(np.float32)  # (span, cells, p)
+        spread = cols.std(axis=(0, 1))
+        limit = 0.25 * float(np.median(spread))
+        lead = 0
+        while lead < p // 4 and spread[lead] <= limit:
+            lead += 1
+        trail = 0
+        while trail < p // 4 and spread[p - 1 - trail] <= limit:
+            trail += 1
+        out.append((lead, trail))
+    (left, right), (top, bottom) = out
+    return left, top, right, bottom
+
+
+def find_grids(image: np.ndarray) -> list[GridFit]:
+    """Every board-like grid on a BGR (or grey) screenshot, best first (most cells showing structure)."""
+    gray = grey(image)
+    faces = find_faces(gray)
+    groups = face_groups(faces)
+    if not groups:
+        return []
+    ex, ey = _steps(gray)
+    fits: list[GridFit] = []
+    for group in groups:
+        fit = _fit_group(gray, ex, ey, faces.take(group))
+        if fit is None or any(_overlap(fit.geometry, f.geometry) for f in fits):
+            continue
+        fits.append(fit)
+    fits.sort(key=lambda f: f.score * f.cells, reverse=True)
+    return fits
+
+
+def _overlap(a: Geometry, b: Geometry) -> bool:
+    ra, rb = a.region(), b.region()
+    return ra.left < rb.right and rb.left < ra.right and ra.top < rb.bottom and rb.top < ra.bottom
+
+
+def find_grid(image: np.ndarray) -> GridFit:
+    """The board's grid on a screenshot: the best of :func:`find_grids`.
+
+    Raises:
+        BoardNotFoundError: when nothing on the screenshot is a lattice of at least
+            :data:`MIN_SIDE` x :data:`MIN_SIDE` cells (naming what was seen).
+    """
+    fits = find_grids(image)
+    if not fits:
+        h, w = image.shape[:2]
+        raise BoardNotFoundError(
+            f"no board on the {w}x{h} screenshot: no lattice of at least {MIN_SIDE}x{MIN_SIDE} "
+            "like cells one pitch apart in rows and columns"
+        )
+    best = fits[0]
+    g = best.geometry
+    LOGGER.info(
+        "grid: %dx%d cells, pitch %.3fx%.3f px, cell (0, 0) at (%.2f, %.2f), inset %s",
+        g.rows,
+        g.cols,
+        g.pitch_x,
+        g.pitch_y,
+        g.left,
+        g.top,
+        best.inset,
+    )
+    return best
