@@ -181,6 +181,14 @@ class _Tree:
         def split(state: int, i: int) -> list[int]:
             return [sub for _, vs in value_sets[i] if (sub := state & vs)]
 
+        def varies(state: int, i: int) -> bool:
+            """Whether cell i shows different numbers in the arrangements of ``state``."""
+            for _, vs in value_sets[i]:
+                sub = state & vs
+                if sub:
+                    return sub != state
+            return False
+
         def chance(state: int, i: int, total: int, beat: float = -1.0) -> float:
             """P(win) when clicking cell i in ``state`` (``total`` arrangements), playing on perfectly.
 
@@ -212,7 +220,7 @@ class _Tree:
             for i in range(n):
                 mines = (state & mine_sets[i]).bit_count()
                 if not mines:  # safe in every arrangement: free information if its number varies
-                    if len(split(state, i)) > 1:
+                    if varies(state, i):
                         result = chance(state, i, total)
                         break
                 elif mines < total:

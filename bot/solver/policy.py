@@ -30,7 +30,7 @@ from bot.board import Board, Cell, Coord
 from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
-from bot.solver.engine import WORK, Probabilities, solve
+from bot.solver.engine import WORK, Probabilities, log_weight, solve
 from bot.solver.rules import COVERED, FLAG, Knowledge, check_playable
 
 LOGGER = logging.getLogger(__name__)
@@ -302,11 +302,14 @@ def _after_safety(know: Knowledge, total: int | None) -> tuple[float, float] | N
 
     None when it cannot be counted exactly within :data:`LOOKAHEAD_BUDGET`.
     """
+    if total is None:
+        return None
+    if know.safe_cells():  # the next click is certain: only the weight (P(value)) is needed
+        weight = log_weight(know, total, node_budget=LOOKAHEAD_BUDGET)
+        return None if weight is None else (weight, 1.0)
     probs = solve(know, total, node_budget=LOOKAHEAD_BUDGET)
     if not probs.exact or probs.log_weight is None:
         return None
-    if know.safe_cells():
-        return probs.log_weight, 1.0
     rest = [p for p in probs.prob.values() if p < 1.0]
     return probs.log_weight, (1.0 - min(rest)) if rest else 1.0
 
