@@ -182,7 +182,7 @@ class Templates:
 def choose(analysis: Analysis, answers: dict[int, Cell | None] | None = None) -> Templates:
     """One template per state from the accepted labels (``answers`` override proposals), the largest
     group's; every other look of that state (another group with that label, a lighter or darker shade
-    of a group) becomes a variant. States the base skin already has keep its template."""
+    of the largest group) becomes a variant. States the base skin already has keep its template."""
     answers = answers or {}
     cells: dict[Cell, np.ndarray] = dict(analysis.base.cells) if analysis.base is not None else {}
     variants: dict[Cell, list[np.ndarray]] = (
@@ -201,7 +201,7 @@ def choose(analysis: Analysis, answers: dict[int, Cell | None] | None = None) ->
         else:
             chosen[state] = g.id
             cells[state] = g.image
-        variants.setdefault(state, []).extend(g.shades)
+            variants.setdefault(state, []).extend(g.shades)
     return Templates(cells, {c: v for c, v in variants.items() if v}, notes)
 
 

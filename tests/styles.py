@@ -142,6 +142,20 @@ def _tinted(cell: int) -> Callable[[Cell], np.ndarray]:
     return draw
 
 
+def _crossed_flags(look: Look) -> Look:
+    """The look with its wrong flag drawn as the flag crossed out on the covered cell (as browser
+    clients draw it), not as a crossed mine."""
+
+    def draw(state: Cell) -> np.ndarray:
+        if state != Cell.WRONG_FLAG:
+            return look.draw(state)
+        tile = look.draw(Cell.FLAG)
+        _cross(tile)
+        return tile
+
+    return Look(f"{look.name}-crossed", look.cell, draw, look.window)
+
+
 def _lined(cell: int, fill, line) -> Callable[[], np.ndarray]:
     def make() -> np.ndarray:
         tile = np.full((cell, cell, 3), fill, np.uint8)
@@ -223,6 +237,7 @@ LOOKS: dict[str, Look] = {
     ),
     "tinted": Look("tinted", 22, _tinted(22), window=(235, 235, 235)),
 }
+LOOKS["crossed"] = _crossed_flags(LOOKS["flat"])
 
 
 def real_look(name: str) -> Look:
