@@ -15,6 +15,7 @@ guesses; the clients' own mine layouts are not seeded, so each run gives new pic
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import random
@@ -32,8 +33,18 @@ from bot.board import Board, Cell, Coord  # noqa: E402
 from bot.errors import RecognitionError  # noqa: E402
 from bot.geometry import Geometry  # noqa: E402
 from bot.skin import TEMPLATES_DIR, Skin, load_skin  # noqa: E402
+from harness.ace import ROWS as ROWS_ACE  # noqa: E402
+from harness.ace import AceMinesweeper, cell_state  # noqa: E402
 from harness.jsminesweeper import JSMinesweeper  # noqa: E402
-from harness.realclients import RealClient, VirtualDisplay, WineMine, XDemineur  # noqa: E402
+from harness.realclients import (  # noqa: E402
+    ClientError,
+    RealClient,
+    VirtualDisplay,
+    WineMine,
+    XDemineur,
+    wait_stable,
+)
+from harness.xbomb import XBomb  # noqa: E402
 
 LOGGER = logging.getLogger(__name__)
 CAPTURE_SCREEN = (800, 600)
@@ -237,7 +248,10 @@ class Session:
 
 def check_truth(board: Board, status: str) -> None:
     """Stop on a board that cannot be right: numbers against shown mines, flags against the count."""
+    # a won board's unopened cells (flagged or not) are exactly its mines
     shown = {Cell.MINE, Cell.EXPLODED, Cell.FLAG} if status == "lost" else {Cell.FLAG}
+    if status == "won":
+        shown = {Cell.FLAG, Cell.COVERED}
     for cell in board:
         value = board[cell]
         if not value.is_number():
@@ -478,19 +492,15 @@ def write_sidecar(
     path.write_text(json.dumps(sidecar, indent=2) + "\n")
 
 
-def truth_captures(session: TruthSession, folder: Path, won: Callable[[], TruthSession] | None) -> None:
-    """fresh, opening, flags (mid-game), lost (with a wrong flag), and won on a small board if given."""
-    session.save(folder, "expert_fresh", "playing")
+def truth_captures(session: TruthSession, folder: Path, prefix: str = "expert") -> None:
+    """fresh, opening, flags (mid-game) and lost (with a wrong flag) captures of one board size."""
+    session.save(folder, f"{prefix}_fresh", "playing")
     session.first_opening()
-    session.save(folder, "expert_opening", "playing")
+    session.save(folder, f"{prefix}_opening", "playing")
     session.mid_game_with_flags()
-    session.save(folder, "expert_flags", "playing")
+    session.save(folder, f"{prefix}_flags", "playing")
     session.lose(wrong_flag=True)
-    session.save(folder, "expert_lost", "lost")
-    if won is not None:
-        small = won()
-        if small.play_to_win():
-            small.save(folder, "small_won", "won")
+    session.save(folder, f"{prefix}_lost", "lost")
 
 
 JS_SETTINGS = tuple((tile, zoom) for tile in (24, 32) for zoom in (1.0, 1.25, 1.5, 1.75))
@@ -509,11 +519,70 @@ def jsminesweeper_captures(folder: Path, rng: random.Random, settings=JS_SETTING
         out = folder / setting_folder(tile, zoom)
         with VirtualDisplay(*JS_SCREEN) as vd:
             with JSMinesweeper(vd, 16, 30, 99, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
-                truth_captures(TruthSession(game, rng, tile, zoom), out, None)
+                truth_captures(TruthSession(game, rng, tile, zoom), out)
             with JSMinesweeper(vd, 9, 9, 10, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
                 small = TruthSession(game, rng, tile, zoom)
                 if small.play_to_win():
                     small.save(out, "small_won", "won")
+
+
+def xbomb_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> None:
+    """Level 3 (16x30/99): fresh, opening, flags, lost; level 1 (8x8/10, 50 px cells): a win."""
+    with XBomb(vd, 3) as game:
+        truth_captures(TruthSession(game, rng), folder)
+    with XBomb(vd, 1) as game:
+        small = TruthSession(game, rng)
+        small.save(folder, "small_fresh", "playing")
+        if small.play_to_win():
+            small.save(folder, "small_won", "won")
+
+
+def ace_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> None:
+    """The fixed 32x32/200 board: fresh, opening, flags, lost (no first-click protection)."""
+    with AceMinesweeper(vd) as game:
+        truth_captures(TruthSession(game, rng), folder, "board")
+
+
+def ace_glyphs(vd: VirtualDisplay, games: int, rng: random.Random) -> dict[str, set[int]]:
+    """Glyph masks not yet in harness.ace.GLYPHS, labelled by lost games' logic (count of shown mines).
+
+    Also prints how many first clicks hit a mine (ace's first-click rule, observed).
+    """
+    found: dict[str, set[int]] = {}
+    first_lost = 0
+    with AceMinesweeper(vd) as game:
+        session = TruthSession(game, rng)
+        for _ in range(games):
+            game.open((rng.randrange(ROWS_ACE), rng.randrange(ROWS_ACE)))
+            first_lost += ace_states(wait_stable(vd, game.window_region()), game.board_geometry())[1]
+            with contextlib.suppress(ClientError):  # an unknown glyph: lose the game to label it
+                session.open_safe_and_flag(30)
+            image = wait_stable(vd, game.window_region())
+            geometry = game.board_geometry()
+            while not (image_board := ace_states(image, geometry))[1]:
+                covered = [c for c, v in image_board[0].items() if v == Cell.COVERED]
+                game.open(rng.choice(covered))
+                image = wait_stable(vd, game.window_region())
+            states = image_board[0]
+            for cell, value in states.items():
+                if isinstance(value, str):
+                    r, c = cell
+                    around = [states.get((r + dr, c + dc)) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+                    count = sum(v in (Cell.MINE, Cell.EXPLODED, Cell.FLAG) for v in around)
+                    found.setdefault(value, set()).add(count)
+            game.restart()
+    print(f"first clicks on a mine: {first_lost}/{games}")
+    return found
+
+
+def ace_states(image: np.ndarray, geometry: Geometry) -> tuple[dict[Coord, Cell | str], bool]:
+    """Every cell's state (or unknown glyph mask) on a window image, and whether mines are shown."""
+    states = {}
+    for r in range(geometry.rows):
+        for c in range(geometry.cols):
+            rect = geometry.cell_rect((r, c))
+            states[(r, c)] = cell_state(image[rect.top : rect.bottom, rect.left : rect.right])
+    return states, any(v in (Cell.MINE, Cell.EXPLODED) for v in states.values())
 
 
 def on_display(capture: Callable[[VirtualDisplay, Path, random.Random], None]) -> Capture:
@@ -531,6 +600,8 @@ CLIENT_CAPTURES: dict[str, Capture] = {
     "winemine": on_display(winemine_captures),
     "xdemineur": on_display(xdemineur_captures),
     "jsminesweeper": jsminesweeper_captures,
+    "xbomb": on_display(xbomb_captures),
+    "ace-minesweeper": on_display(ace_captures),
 }
 
 
@@ -585,9 +656,17 @@ def main(argv: list[str] | None = None) -> int:
     clu = sub.add_parser("cluster", help="contact sheet of the distinct cells in a capture folder")
     clu.add_argument("folder", type=Path)
     clu.add_argument("sheet", type=Path, help="output PNG")
+    glyphs = sub.add_parser("ace-glyphs", help="find and label ace-minesweeper digit glyphs from lost games")
+    glyphs.add_argument("--games", type=int, default=30)
+    glyphs.add_argument("--seed", type=int, default=1)
     side = sub.add_parser("sidecars", help="NAME.json for winemine/xdemineur captures, from their headers")
     side.add_argument("folder", type=Path, help="e.g. tests/data/real/winemine")
     args = parser.parse_args(argv)
+    if args.command == "ace-glyphs":
+        with VirtualDisplay(*CAPTURE_SCREEN) as vd:
+            for mask, counts in ace_glyphs(vd, args.games, random.Random(args.seed)).items():
+                print(f"{sorted(counts)}: {mask!r}")
+        return 0
     if args.command == "sidecars":
         client = {"winemine": WineMine, "xdemineur": XDemineur}[args.folder.name]
         print(f"{header_sidecars(args.folder, client)} sidecars in {args.folder}")
