@@ -188,11 +188,19 @@ def cut_tiles(image: np.ndarray, geometry: Geometry, size: int = TILE) -> tuple[
 def pooled(tiles: np.ndarray) -> np.ndarray:
     """``(N, (TILE/POOL)^2, 3)`` tiles averaged over POOL x POOL blocks: what groups are compared on."""
     n, size = len(tiles), tiles.shape[1]
-    blocks = tiles.reshape(n, size // POOL, POOL, size // POOL, POOL, 3).mean(axis=(2, 4))
-    return blocks.reshape(n, -1, 3)
+    strip = tiles.reshape(n * size, size, 3)
+    small = cv2.resize(strip, (size // POOL, n * size // POOL), interpolation=cv2.INTER_AREA)
+    return small.reshape(n, -1, 3)
 
 
 # -- grouping ----------------------------------------------------------------------------------------
+
+
+def quantile(values: np.ndarray, q: float) -> float:
+    """The ``q`` quantile (0-1) of an array, by partial sort (cheaper than ``np.percentile``)."""
+    flat = values.ravel()
+    k = int(q * (len(flat) - 1))
+    return float(np.partition(flat, k)[k])
 
 
 def _peak(diff: np.ndarray) -> np.ndarray:
@@ -216,28 +224,19 @@ def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def group_cells(looks: np.ndarray) -> np.ndarray:
-    """Group labels ``(N,)`` for pooled looks: leader grouping in order of frequency, then each cell to
-    its nearest alike leader."""
-    quant = np.round(looks.reshape(len(looks), -1) / 4).astype(np.int16)
-    _, first, inverse, counts = np.unique(
-        quant, axis=0, return_index=True, return_inverse=True, return_counts=True
-    )
-    order = np.argsort(-counts, kind="stable")
-    leaders: list[int] = []
-    for u in order:
-        cell = int(first[u])
-        if leaders:
-            found, _ = alike(looks[cell : cell + 1], looks[leaders])
-            if found[0] >= 0:
-                continue
-        leaders.append(cell)
-    labels, _ = alike(looks, looks[leaders])
-    inverse = inverse.ravel()
-    for i in np.nonzero(labels < 0)[0]:  # a cell alike to none of the leaders: its own group
-        leaders.append(int(i))
-        labels[i] = len(leaders) - 1
-    _, labels = np.unique(labels, return_inverse=True)
-    return labels.ravel()
+    """Group labels ``(N,)`` for pooled looks: the first cell not yet grouped leads a new group of every
+    remaining cell alike to it (one vectorised comparison per group)."""
+    labels = np.full(len(looks), -1)
+    left = np.arange(len(looks))
+    group = 0
+    while len(left):
+        diff = np.abs(looks[left] - looks[left[0]])
+        ok = (diff.mean(axis=(1, 2)) <= SAME_MEAN) & (_peak(diff.max(axis=2)) <= SAME_PEAK)
+        ok[0] = True
+        labels[left[ok]] = group
+        left = left[~ok]
+        group += 1
+    return labels
 
 
 # -- plain groups, rims and ink ----------------------------------------------------------------------
@@ -251,7 +250,7 @@ def _ramp_residual(core: np.ndarray) -> float:
     values = core.reshape(-1, 3)
     coef, *_ = np.linalg.lstsq(design, values, rcond=None)
     residual = np.abs(values - design @ coef).max(axis=1)
-    return float(np.percentile(residual, 98))
+    return quantile(residual, 0.98)
 
 
 def _rim(tile: np.ndarray) -> np.ndarray:
@@ -291,7 +290,7 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     edge = np.ones(a.shape[:2], bool)
     edge[INSET:-INSET, INSET:-INSET] = False
     edge_share = float((np.abs(a[edge] - b[edge]).max(axis=1) > FRAME_COLOUR).mean())
-    rim_diff = float(np.percentile(np.abs(_rim(a) - _rim(b)).max(axis=1), 25))
+    rim_diff = quantile(np.abs(_rim(a) - _rim(b)).max(axis=1), 0.25)
     return edge_share + rim_diff / 100.0
 
 
@@ -354,7 +353,7 @@ def ink_of(tile: np.ndarray, base: np.ndarray | None) -> np.ndarray:
     else:
         ground = own_background(tile)[None, None, :]
     distance = np.sqrt(((inner - ground) ** 2).sum(axis=2))
-    contrast = float(np.percentile(distance, 99))
+    contrast = quantile(distance, 0.99)
     if contrast < 1.0:
         return np.zeros(distance.shape, np.float32)
     ink = np.clip((distance - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
@@ -528,9 +527,7 @@ def crossed_out(groups: list[Group]) -> None:
     A cross over a big mine leaves little background to see it against, but the difference from the
     plain mine is the cross alone; of the two, the crossed one draws it as one stroke."""
     marks = [g for g in groups if g.shape in (Shape.MINE, Shape.MARK)]
-    for g in groups:
-        if g.shape in (Shape.PLAIN, Shape.CROSS):
-            continue
+    for g in marks:
         for other in marks:
             if other is g:
                 continue

@@ -20,16 +20,28 @@ import numpy as np
 
 from bot.board import Board
 from bot.errors import BoardNotFoundError, MinebotError
-from bot.game import LEVELS, GameStatus
+from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
-from bot.vision.classify import CellReading, classify_cells
+from bot.vision.classify import CellReading, classify_cells, per_skin
+from bot.vision.generic import GENERIC, GenericModel, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
 LOGGER = logging.getLogger(__name__)
 
 AUTO = "auto"
+
+__all__ = [
+    "AUTO",
+    "GENERIC",
+    "Reading",
+    "find_board",
+    "generic_skin",
+    "read_board",
+    "read_screen",
+    "standard_mines",
+]
 
 PRECHECK_UNCERTAIN = 0.5
 """With ``auto``, a skin that leaves more than this fraction of an already found board's cells
@@ -110,7 +122,51 @@ def load_cached(name: str) -> Skin:
 
 
 def _resolve(skin: Skin | str) -> Skin:
-    return skin if isinstance(skin, Skin) else load_cached(skin)
+    if isinstance(skin, Skin):
+        return skin
+    return generic_skin() if skin == GENERIC else load_cached(skin)
+
+
+def generic_skin() -> Skin:
+    """A fresh stand-in skin for the skinless reader (:mod:`bot.vision.generic`): no templates, no face,
+    no first-click promise. Each one carries its own learnt model, so one game's frames share what
+    earlier frames taught and another game starts afresh."""
+    return Skin(GENERIC, Path(GENERIC), 0, FirstClickRule.NONE, description="read with no skin, by structure")
+
+
+def is_generic(skin: Skin) -> bool:
+    """Whether a skin is the skinless reader's stand-in."""
+    return skin.name == GENERIC and not skin.cells
+
+
+def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
+    """Every cell read with no skin, reusing (and growing) the model learnt by earlier frames."""
+    model = per_skin(skin, "generic model", lambda _: GenericModel())
+    return read_cells(image, geometry, model)
+
+
+def find_generic(image: np.ndarray, skin: Skin | None = None, notes: list[str] | None = None) -> Reading:
+    """Find the board with no skin (:func:`bot.vision.grid.find_grid`) and read it by structure.
+
+    Raises:
+        BoardNotFoundError: no grid on the screenshot.
+        RecognitionError: a cell cannot be named surely (names the cell and why).
+    """
+    from bot.vision.grid import find_grid
+
+    skin = skin or generic_skin()
+    fit = find_grid(image)
+    cells = _generic_cells(image, fit.geometry, skin)
+    return Reading(
+        Board(cells.states.copy()),
+        fit.geometry,
+        GameStatus.PLAYING,
+        skin,
+        cells,
+        None,
+        fit.score,
+        [*(notes or []), f"generic: {fit.geometry.rows}x{fit.geometry.cols} grid, score {fit.score:.2f}"],
+    )
 
 
 def _prescore(small: np.ndarray, skin: Skin) -> int:
@@ -152,7 +208,10 @@ def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: i
         RecognitionError: a cell could not be read confidently (names it, its best match, confidence).
     """
     skin = _resolve(skin)
-    cells = classify_cells(image, geometry, skin)
+    if is_generic(skin):
+        cells = _generic_cells(image, geometry, skin)
+    else:
+        cells = classify_cells(image, geometry, skin)
     return _finish(image, cells, skin, mines, [], float(cells.confidence.mean()))
 
 
@@ -201,12 +260,41 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
     return best
 
 
+def counted_mines(image: np.ndarray, cells: CellReading) -> int | None:
+    """The board's total mine count from its mine counter (mines left plus flags), when one is read."""
+    from bot.vision.counter import read_mine_counter
+
+    board = Board(cells.states.copy())
+    left = read_mine_counter(image, cells.geometry, board)
+    if left is None:
+        return None
+    total = left + int(board.flagged_mask().sum())
+    return total if 0 <= total <= board.cells.size else None
+
+
 def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = None) -> Reading:
     """Locate the board on a whole screenshot and read it: board, geometry, status, skin, confidences.
+
+    ``skin="generic"`` reads with no skin (:mod:`bot.vision.generic`); ``"auto"`` falls back to that
+    when no known skin finds a board. With no skin, ``mines`` defaults to the board's mine counter
+    (mines left plus flags) when one is read, else to the standard level's count.
 
     Raises:
         BoardNotFoundError: no board, or more than one (saying where each is).
         RecognitionError: the board was found but a cell cannot be read confidently.
     """
-    location = find_board(image, skin)
+    if isinstance(skin, str) and skin == GENERIC or isinstance(skin, Skin) and is_generic(skin):
+        found = find_generic(image, skin if isinstance(skin, Skin) else None)
+        mines = mines if mines is not None else counted_mines(image, found.cells)
+        return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
+    try:
+        location = find_board(image, skin)
+    except BoardNotFoundError as exc:
+        if not (isinstance(skin, str) and skin == AUTO):
+            raise
+        note = f"no known skin fits ({exc}); reading with no skin"
+        LOGGER.info(note)
+        found = find_generic(image, notes=[note])
+        mines = mines if mines is not None else counted_mines(image, found.cells)
+        return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
     return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
