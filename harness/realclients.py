@@ -16,6 +16,11 @@ Usage::
     with VirtualDisplay() as vd, XDemineur(vd, rows=9, cols=12, mines=10) as game:
         game.flag((0, 0))
 
+The other clients live beside this module, each with an exact truth reader (``client.truth()``):
+harness.xbomb (``XBomb``), harness.ace (``AceMinesweeper``) and harness.jsminesweeper (``JSMinesweeper``
+in Chromium, at a tile size and browser zoom); harness.clients names them all (``CLIENTS``,
+``make_client``). ``client.move_window(dx, dy)`` moves any client's window mid-game.
+
 Low-level helpers take the display name (``":N"``): :func:`screenshot`, :func:`click`,
 :func:`move_pointer_away`, :func:`wait_stable`. A missing program raises
 :class:`ClientUnavailableError` (tests turn it into a skip); a client that fails to start or draw
@@ -453,6 +458,26 @@ class RealClient:
         return Geometry(
             win.left + lay.board_dx, win.top + lay.board_dy, lay.pitch, lay.pitch, self.rows, self.cols, face
         )
+
+    def move_window(self, dx: int, dy: int, timeout: float = 5.0) -> Region:
+        """Move the client's window by (dx, dy) pixels (``xdotool windowmove``); returns its new region.
+
+        Waits until the window reports its new place and the board there is drawn and still.
+        """
+        if self._window is None:
+            raise ClientError(f"{self.name} is not running")
+        wid, old = self._window
+        target = (old.left + dx, old.top + dy)
+        xdotool(self.display, "windowmove", str(wid), str(target[0]), str(target[1]))
+
+        def moved() -> tuple[int, Region] | None:
+            now = [w for w in find_windows(self.display, *self.search) if w[0] == wid]
+            return now[0] if now and (now[0][1].left, now[0][1].top) == target else None
+
+        self._window = _poll(f"the {self.name} window to move to {target}", moved, timeout, 0.02)
+        move_pointer_away(self.display)
+        _poll(f"{self.name} to redraw its board", self._board_drawn, timeout, 0.05)
+        return self._window[1]
 
     def client_region(self) -> Region:
         """The client's own area on screen (what a capture keeps): its window by default."""

@@ -250,3 +250,49 @@ def test_bad_sizes_are_refused() -> None:
         XDemineur(":0", 9, 9, 10)
     with pytest.raises(ValueError, match="winemine cannot play"):
         WineMine(":0", (9, 9, 5))
+
+
+# -- live: the clients with an exact truth reader -------------------------------------------------
+
+TRUTH_CLIENTS = [("xbomb", None), ("ace", None), ("jsminesweeper", 1.25)]
+
+
+@pytest.mark.live
+@pytest.mark.parametrize(("name", "zoom"), TRUTH_CLIENTS, ids=[c[0] for c in TRUTH_CLIENTS])
+def test_live_truth_client_click_move_stop(name: str, zoom: float | None) -> None:
+    """Start, read a fresh board, open a cell, move the window, read the same board there, stop clean."""
+    from harness.clients import PROGRAMS, Look, make_client, screen_for
+    from harness.realclients import find_program
+
+    for program in PROGRAMS[name]:
+        try:
+            find_program(program)
+        except ClientUnavailableError as exc:
+            pytest.skip(str(exc))
+    look = Look(24, zoom or 1.0)
+    with VirtualDisplay(*screen_for(name, look.tile, look.zoom)) as vd:
+        client = make_client(name, vd, 16, 30, 99, look)
+        _start(client)
+        try:
+            board, status = client.truth()
+            assert status == "playing" and board.is_fresh()
+            assert board.shape == (client.rows, client.cols)
+            client.open((client.rows // 2, client.cols // 2))
+            before, status = client.truth()
+            assert not before.is_fresh()
+            old = client.board_geometry()
+            window = client.move_window(31, 17)
+            moved = client.board_geometry()
+            assert (moved.left - old.left, moved.top - old.top) == (31, 17)
+            assert client.window_region() == window
+            assert client.truth() == (before, status)
+            client.restart()
+            assert client.truth()[0].is_fresh()
+            owned = client.owned_pids()
+            assert owned
+        finally:
+            client.__exit__(None, None, None)
+        deadline = time.monotonic() + 5
+        while any(_exists(pid) for pid in owned) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in owned if _exists(pid)]
