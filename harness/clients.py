@@ -96,6 +96,8 @@ def running(
 ) -> Iterator[tuple[VirtualDisplay, RealClient]]:
     """A virtual display (sized for the client) with one started client on it."""
     look = look or Look()
-    with VirtualDisplay(*screen_for(name, look.tile, look.zoom)) as vd:
-        with make_client(name, vd, rows, cols, mines, look) as game:
-            yield vd, game
+    with (
+        VirtualDisplay(*screen_for(name, look.tile, look.zoom)) as vd,
+        make_client(name, vd, rows, cols, mines, look) as game,
+    ):
+        yield vd, game
