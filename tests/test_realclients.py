@@ -296,3 +296,60 @@ def test_live_truth_client_click_move_stop(name: str, zoom: float | None) -> Non
         while any(_exists(pid) for pid in owned) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not [pid for pid in owned if _exists(pid)]
+
+
+# -- the harness's exact pixel readers against their own saved captures ---------------------------
+
+
+def _capture(sidecar: Path) -> tuple[np.ndarray, Board, Geometry, str]:
+    import json
+
+    import cv2
+
+    meta = json.loads(sidecar.read_text())
+    g = meta["geometry"]
+    geometry = Geometry(g["left"], g["top"], g["pitch_x"], g["pitch_y"], g["rows"], g["cols"])
+    board = Board.from_text(sidecar.with_suffix(".txt").read_text())
+    return cv2.imread(str(sidecar.with_suffix(".png"))), board, geometry, meta["status"]
+
+
+@pytest.mark.parametrize("client", ["xbomb", "ace-minesweeper"])
+def test_pixel_readers_reproduce_their_captures(client: str) -> None:
+    """read_xbomb / read_ace give back each saved board and status (xbomb: told which cells it flagged)."""
+    from harness.ace import read_ace
+    from harness.xbomb import read_xbomb
+
+    sidecars = sorted((REAL / client).glob("*.json"))
+    assert sidecars
+    for sidecar in sidecars:
+        image, truth, geometry, status = _capture(sidecar)
+        if client == "xbomb":
+            flags = set(truth.cells_where((truth.cells == Cell.FLAG) | (truth.cells == Cell.WRONG_FLAG)))
+            board, read_status = read_xbomb(image, geometry, truth.mines, flags)
+        else:
+            board, read_status = read_ace(image, geometry)
+        assert (board, read_status) == (truth, status), sidecar.name
+
+
+def test_xbomb_reader_refuses_an_unknown_cell() -> None:
+    """A cell whose colours name no state is an error naming the cell, not a guess."""
+    from harness.realclients import ClientError
+    from harness.xbomb import read_xbomb
+
+    image, truth, geometry, _ = _capture(REAL / "xbomb" / "expert_opening.json")
+    rect = geometry.cell_rect((3, 4))
+    image[rect.top + 10 : rect.top + 14, rect.left + 8 : rect.left + 12] = (12, 200, 99)
+    with pytest.raises(ClientError, match=r"\(3, 4\)"):
+        read_xbomb(image, geometry, truth.mines, set())
+
+
+def test_ace_reader_refuses_an_unknown_glyph() -> None:
+    from harness.ace import read_ace
+    from harness.realclients import ClientError
+
+    image, truth, geometry, _ = _capture(REAL / "ace-minesweeper" / "board_lost.json")
+    cell = next(c for c in truth if truth[c] == Cell.ONE)
+    rect = geometry.cell_rect(cell)
+    image[rect.top + 4, rect.left + 4] = (255, 255, 255)  # one more white pixel: an unseen glyph
+    with pytest.raises(ClientError, match="unknown glyph"):
+        read_ace(image, geometry)
