@@ -101,7 +101,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write a PNG per frame with the grid, readings, mine odds and the move",
+        help="write a PNG per frame: the board enlarged, readings, mine odds, the move, unsure cells",
     )
 
 

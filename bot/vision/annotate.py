@@ -5,7 +5,7 @@ was misread or uncertain, and what the solver believed. ``minebot dry-run --anno
 The board (with its face and counters) is cut out and enlarged by a whole factor, so a cell is at
 least :data:`MIN_CELL` pixels and the client's own pixels stay sharp. On it: the grid, each cell's
 reading in its corner, covered cells tinted by mine probability with the percentage, uncertain cells
-boxed, the move ringed; a caption above and a legend below.
+boxed, the move framed; a caption above and a legend below.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def annotate(
     caption: str = "",
 ) -> np.ndarray:
     """The board of ``image`` cropped and enlarged, with readings, ``probabilities`` (NaN off covered
-    cells), uncertain cells boxed, the move ringed, ``caption`` above and a legend below."""
+    cells), uncertain cells boxed, the move framed, ``caption`` above and a legend below."""
     g: Geometry = cells.geometry
     plan = layout(image.shape, g, 1 + (probabilities is not None))
     crop = plan.crop
