@@ -321,10 +321,13 @@ def secondary_safety(
     total: int | None,
     fifty_penalty: bool = False,
     progress: float = 0.0,
+    beat: float = -1.0,
 ) -> float | None:
     """P(cell safe) x E[best safety after it is revealed (+ ``progress`` when a cell is then certain)].
 
-    None when it cannot be computed exactly.
+    None when it cannot be computed exactly, or (checked after each value) once even a perfect
+    safety for every value left could not bring it within a relative 1e-9 of ``beat``: such a cell
+    could never join the best, so the values left are not looked at.
     """
     if not probs.exact or probs.log_weight is None:
         return None
@@ -333,7 +336,12 @@ def secondary_safety(
     free = sum(1 for k in know.nbrs[j] if cells[k] == COVERED and k not in known)
     weighted = 0.0
     mass = 0.0
+    survive = 1.0 - probs.prob[j]
+    best_each = 1.0 + progress
+    cutoff = beat * (1 - 2e-9) - 1e-12
     for value in range(base, base + free + 1):
+        if weighted + (survive - mass) * best_each < cutoff:
+            return None
         try:
             hyp = know.reveal(j, value)
             after = _after_safety(hyp, total)
@@ -375,7 +383,8 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
             if WORK.nodes - start > LOOKAHEAD_TOTAL:
                 LOGGER.debug("look-ahead budget spent after %d of %d candidates", len(scores), n)
                 break
-            s = secondary_safety(know, probs, j, total, pol.fifty_penalty, pol.progress)
+            best = max(scores.values(), default=-1.0)
+            s = secondary_safety(know, probs, j, total, pol.fifty_penalty, pol.progress, best)
             if s is not None:
                 scores[j] = s
     if scores:
