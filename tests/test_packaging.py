@@ -187,3 +187,16 @@ def test_the_wheel_in_a_fresh_venv_reads_a_real_winemine_expert_screenshot(tmp_p
     assert frame["skin"] == "winemine" and frame["status"] == "lost"
     assert (frame["rows"], frame["cols"], frame["mines"]) == (16, 30, 99)
     assert frame["board"] == truth
+    log = tmp_path / "results.jsonl"
+    play = [
+        str(bin_dir / "minebot"),
+        "play",
+        "--client",
+        "sim",
+        "--level",
+        "beginner",
+        "--results-log",
+        str(log),
+    ]
+    _run(play, cwd=workdir, env=env)  # the simulated client draws its board with the shipped classic skin
+    assert json.loads(log.read_text().splitlines()[-1])["skin"] == "classic"
