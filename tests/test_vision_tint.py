@@ -40,6 +40,13 @@ def test_tinted_captures_read_as_the_originals(client):
     assert exact >= 0.95 * len(pngs), f"{client}: {exact}/{len(pngs)} tinted frames read exactly"
 
 
+@pytest.mark.parametrize("png", [p for p in CAPTURES if p.stem in ("expert_flags", "small_start")], ids=str)
+def test_tinted_capture_with_auto(png):
+    truth = _truth(png)
+    reading = read_screen(night_light(cv2.imread(str(png))), "auto", truth.mines)
+    assert reading.skin.name == png.parent.name and np.array_equal(reading.board.cells, truth.cells)
+
+
 def test_tinted_board_rereads_each_move_through_the_remembered_shift():
     png = REAL / "winemine" / "expert_flags.png"
     image, truth = night_light(cv2.imread(str(png))), _truth(png)

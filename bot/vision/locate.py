@@ -43,7 +43,7 @@ from bot.vision.classify import (
     remember_colours,
     rim_distance,
 )
-from bot.vision.tint import estimate_shift
+from bot.vision.tint import ColourShift, estimate_shift
 
 LOGGER = logging.getLogger(__name__)
 
@@ -51,6 +51,9 @@ SHIFT_DISTANCE = 8.0
 """Median RMS distance (0-255) of a found board's cells to their templates above which its colours
 may be shifted and a shift is estimated. Measured: 0-2 on the real captures, 15-21 on them through the
 night-light tint; a lost board showing states the skin lacks has unsure cells but a low median."""
+
+SHIFT_NUDGES = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
+"""Whole-pixel moves of a grid tried when estimating a colour shift on it."""
 
 SHIFT_GROUPS = 3
 """Largest lattices of flat blobs tried as boards when no board of the skin's colours is found."""
@@ -668,10 +671,36 @@ def _shift_geometries(image: np.ndarray, skin: Skin, found: list[Location]) -> l
     return grids
 
 
+def _best_estimate(
+    image: np.ndarray, geometry: Geometry, skin: Skin
+) -> tuple[ColourShift, CellReading] | None:
+    """The colour shift estimated on the grid, or on it moved by a pixel (a grid from blob centres may
+    sit half a pixel off), whichever reads the most cells surely."""
+    best = None
+    for dx, dy in SHIFT_NUDGES:
+        moved = Geometry(
+            geometry.left + dx,
+            geometry.top + dy,
+            geometry.pitch_x,
+            geometry.pitch_y,
+            geometry.rows,
+            geometry.cols,
+        )
+        estimate = estimate_shift(image, moved, skin)
+        if estimate is None:
+            continue
+        unsure = int(estimate[1].uncertain_mask().sum())
+        if best is None or unsure < best[0]:
+            best = (unsure, estimate)
+        if unsure == 0:
+            break
+    return None if best is None else best[1]
+
+
 def _locate_shifted(image: np.ndarray, skin: Skin, found: list[Location]) -> Location | None:
     """The board found on the screenshot with its colour shift undone, when that reads surer."""
     for geometry in _shift_geometries(image, skin, found):
-        estimate = estimate_shift(image, geometry, skin)
+        estimate = _best_estimate(image, geometry, skin)
         if estimate is None:
             continue
         shift, _ = estimate
@@ -681,8 +710,8 @@ def _locate_shifted(image: np.ndarray, skin: Skin, found: list[Location]) -> Loc
             located = _candidates(mapped, skin, tolerance)
             if located:
                 break
-        if len(located) != 1:
-            continue
+        if len(located) != 1 or float(located[0].reading.uncertain_mask().mean()) > MAX_UNCERTAIN_FRACTION:
+            continue  # through a shift, only a board read nearly whole counts (a skin bent to clutter is not)
         if found and not (
             _same_grid(located[0].geometry, found[0].geometry)
             and better_reading(located[0].reading, found[0].reading)
