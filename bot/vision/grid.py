@@ -48,8 +48,15 @@ MIN_GROUP = 12
 """Linked faces needed before a group is tried as a board."""
 MIN_SIDE = 5
 """Fewest rows and columns of a board: a toolbar, a counter or a keypad is no board."""
+MERGE_CELLS = 3
+"""Face groups on one lattice with at most this many cells between them are one board's."""
+CROP_CELLS = 10
+"""How far (in cells) beyond its faces a board is looked at: opened areas with no faces of their own."""
 STRIP_SHARE = 0.5
 """Share of a row's (column's) cells that must show the board's structure for it to be part of it."""
+LINE_PAIR = 0.6
+"""A step just after a boundary's peak this close to it is a 1-px line's far side (so the boundary goes
+mid-line); a weaker one is a bevel's inner edge and is left out of the seam's centroid."""
 LINE_SHARE = 0.25
 """A boundary counts as a line when its step is at least this share of the board's typical one."""
 
@@ -128,12 +135,22 @@ def flat_mask(gray: np.ndarray) -> np.ndarray:
     return ((step <= FLAT_STEP) | (smooth_step <= SMOOTH_STEP)).astype(np.uint8)
 
 
-def find_faces(gray: np.ndarray) -> _Faces:
-    """Roughly square flat blobs (found on a half-size mask: flat only where all 4 pixels are)."""
+def half_flat_mask(gray: np.ndarray) -> np.ndarray:
+    """A half-size flat mask: flat where all 4 pixels are flat; or, where all 4 are busy (a dithered
+    tile's checker pattern), where the smoothed half-size image is flat."""
     h, w = gray.shape
-    flat = flat_mask(gray)[: h - h % 2, : w - w % 2]
-    half = cv2.resize(flat * 255, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    half = (half == 255).astype(np.uint8)
+    h2, w2 = h // 2, w // 2
+    step = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, _CROSS)
+    fine = ((step <= FLAT_STEP) * np.uint8(255))[: 2 * h2, : 2 * w2]
+    share = cv2.resize(fine, (w2, h2), interpolation=cv2.INTER_AREA)
+    small = cv2.pyrDown(gray)[:h2, :w2]
+    smooth = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _CROSS) <= SMOOTH_STEP
+    return ((share == 255) | ((share == 0) & smooth)).astype(np.uint8)
+
+
+def find_faces(gray: np.ndarray) -> _Faces:
+    """Roughly square flat blobs, found on the half-size flat mask (their sizes in full pixels)."""
+    half = half_flat_mask(gray)
     _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=4)
     x, y, bw, bh, area = (stats[1:, i] for i in range(5))
     keep = (
@@ -226,8 +243,42 @@ def face_groups(faces: _Faces) -> list[np.ndarray]:
             if pitch is not None:
                 keep |= mine & (np.abs(gap - pitch) <= max(1.5, 0.1 * pitch))
     second = _labels(n, np.concatenate([ax[keep_x], ay[keep_y]]), np.concatenate([bx[keep_x], by[keep_y]]))
-    groups = [np.nonzero(second == label)[0] for label in np.unique(second)]
-    return sorted((g for g in groups if len(g) >= MIN_GROUP), key=len, reverse=True)
+    groups = []
+    for label in np.unique(second):
+        members = np.nonzero(second == label)[0]
+        px, py = _mode_gap(gx[keep_x & (second[ax] == label)]), _mode_gap(gy[keep_y & (second[ay] == label)])
+        if px is not None and py is not None:
+            groups.append((members, px, py))
+    merged = _merge_groups(faces, groups)
+    return sorted((g for g in merged if len(g) >= MIN_GROUP), key=len, reverse=True)
+
+
+def _merge_groups(faces: _Faces, groups: list[tuple[np.ndarray, float, float]]) -> list[np.ndarray]:
+    """Join groups on one lattice (same pitches, centres a whole number of cells apart, within a few
+    cells of each other): a board's faces part where a row of opened cells has none."""
+    n = len(groups)
+    if n == 0:
+        return []
+    boxes = [
+        (faces.cx[g].min(), faces.cy[g].min(), faces.cx[g].max(), faces.cy[g].max()) for g, _, _ in groups
+    ]
+    refs = [(float(np.median(faces.cx[g])), float(np.median(faces.cy[g]))) for g, _, _ in groups]
+    a, b = [], []
+    for i in range(n):
+        for j in range(i + 1, n):
+            (_, pxi, pyi), (_, pxj, pyj) = groups[i], groups[j]
+            if abs(pxi - pxj) > 0.03 * pxi or abs(pyi - pyj) > 0.03 * pyi:
+                continue
+            gap_x = max(boxes[j][0] - boxes[i][2], boxes[i][0] - boxes[j][2])
+            gap_y = max(boxes[j][1] - boxes[i][3], boxes[i][1] - boxes[j][3])
+            if gap_x > MERGE_CELLS * pxi or gap_y > MERGE_CELLS * pyi:
+                continue
+            dx, dy = (refs[j][0] - refs[i][0]) / pxi, (refs[j][1] - refs[i][1]) / pyi
+            if abs(dx - round(dx)) <= 0.2 and abs(dy - round(dy)) <= 0.2:
+                a.append(i)
+                b.append(j)
+    label = _labels(n, np.array(a, np.intp), np.array(b, np.intp))
+    return [np.concatenate([groups[i][0] for i in range(n) if label[i] == k]) for k in np.unique(label)]
 
 
 def _index(centres: np.ndarray, pitch: float) -> np.ndarray:
@@ -319,8 +370,8 @@ class _Board:
 
         Each tile start is put, to a whole pixel, where its steps best match the board's mean
         boundary (so a boundary whose row mixes kinds differently is not pulled); the start is the
-        centre of the starts whose rounded boundaries hit the most of them, moved by the centroid of
-        the mean boundary's steps about its peak (a 1-px line's two equal steps put it mid-line).
+        centre of the starts whose rounded boundaries hit the most of them, moved to the centroid of
+        the mean boundary's steps beside its peak (so a line or a seam is split mid-way).
         """
         a = self.ax if axis == 1 else self.ay
         profile = self.profile(axis)
@@ -347,8 +398,9 @@ class _Board:
         hits = (pos == found[valid][None, :]).sum(axis=1)
         start = float(starts[hits == hits.max()].mean())
         seam = local(found[valid]).mean(axis=0)
-        before, peak, after = seam[reach - 1 : reach + 2]
-        start += float(after - before) / max(float(before + peak + after), 1e-9)  # a seam splits mid-way
+        before, peak, after = (float(v) for v in seam[reach - 1 : reach + 2])
+        after = after if after >= LINE_PAIR * peak else 0.0  # else a bevel's inner edge, not the line's
+        start += (after - before) / max(before + peak + after, 1e-9)  # centroid of the seam's steps
         return replace(a, start=start)
 
     # -- extent -------------------------------------------------------------------------------------
@@ -433,11 +485,24 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
             _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
 
 
-def _fit_group(gray: np.ndarray, ex: np.ndarray, ey: np.ndarray, faces: _Faces) -> GridFit | None:
+def _fit_crop(gray: np.ndarray, faces: _Faces) -> GridFit | None:
+    """:func:`_fit_group` on the part of the screenshot within :data:`CROP_CELLS` cells of the faces."""
+    pitch = float(np.median(np.maximum(faces.w, faces.h))) * 1.5
+    margin = CROP_CELLS * pitch
+    h, w = gray.shape
+    x0, y0 = max(int(faces.x.min() - margin), 0), max(int(faces.y.min() - margin), 0)
+    x1, y1 = min(int((faces.x + faces.w).max() + margin), w), min(int((faces.y + faces.h).max() + margin), h)
+    local = _Faces(faces.x - x0, faces.y - y0, faces.w, faces.h)
+    fit = _fit_group(np.ascontiguousarray(gray[y0:y1, x0:x1]), local)
+    return None if fit is None else replace(fit, geometry=fit.geometry.offset(x0, y0))
+
+
+def _fit_group(gray: np.ndarray, faces: _Faces) -> GridFit | None:
     """A board grown from one group of faces, or None when it is no board."""
     lattice = _lattice(faces)
     if lattice is None:
         return None
+    ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, *lattice)
     _face_pitch(gray, board, faces)
     for _ in range(2):
@@ -549,10 +614,9 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
     groups = face_groups(faces)
     if not groups:
         return []
-    ex, ey = _steps(gray)
     fits: list[GridFit] = []
     for group in groups:
-        fit = _fit_group(gray, ex, ey, faces.take(group))
+        fit = _fit_crop(gray, faces.take(group))
         if fit is None or any(_overlap(fit.geometry, f.geometry) for f in fits):
             continue
         fits.append(fit)
