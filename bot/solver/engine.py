@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -68,6 +68,20 @@ class RegionCount:
     """``mines[k, g]``: sum over those solutions of (mines in group g) x weight."""
     free: np.ndarray
     """``free[k, g]``: sum over those solutions of (mine-free cells in group g) x weight."""
+
+    log_scale: float = field(init=False)
+    """log of ``max(counts)``: the scale divided out of the next three (so no product overflows)."""
+    poly: np.ndarray = field(init=False)
+    """``counts / max(counts)``."""
+    both: np.ndarray = field(init=False)
+    """``[mines | free] / max(counts)``, side by side: one product gives every group's two sums."""
+
+    def __post_init__(self) -> None:
+        top = float(self.counts.max()) if self.counts.size else 1.0
+        top = top if top > 0 else 1.0
+        object.__setattr__(self, "log_scale", math.log(top))
+        object.__setattr__(self, "poly", self.counts / top)
+        object.__setattr__(self, "both", np.hstack([self.mines, self.free]) / top)
 
 
 @dataclass
@@ -344,9 +358,8 @@ def log_weight(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> f
     scale = 0.0
     for rc in counted:
         assert rc is not None
-        top = float(rc.counts.max())
-        everything = np.convolve(everything, rc.counts / top)
-        scale += math.log(top)
+        everything = np.convolve(everything, rc.poly)
+        scale += rc.log_scale
     log_off = _log_comb(n_off, mines_left, len(everything))
     top = float(log_off.max())
     weight = float(everything @ np.exp(log_off - top)) if math.isfinite(top) else 0.0
@@ -366,12 +379,18 @@ def _ratio(mines: float, free: float) -> float:
     return mines / (mines + free) if mines else 0.0
 
 
+_LOG_FACT = np.array([0.0])
+
+
 def _log_comb(n: int, left: int, length: int) -> np.ndarray:
     """``log C(n, left - f)`` for f in ``range(length)``; -inf where ``left - f`` is outside [0, n]."""
-    lg = math.lgamma
-    top = lg(n + 1)
-    ks = range(left, left - length, -1)
-    return np.array([top - lg(k + 1) - lg(n - k + 1) if 0 <= k <= n else -math.inf for k in ks])
+    global _LOG_FACT
+    if len(_LOG_FACT) <= n:
+        _LOG_FACT = np.array([math.lgamma(k + 1) for k in range(2 * n + 2)])
+    ks = left - np.arange(length)
+    ok = (ks >= 0) & (ks <= n)
+    kk = np.where(ok, ks, 0)
+    return np.where(ok, _LOG_FACT[n] - _LOG_FACT[kk] - _LOG_FACT[n - kk], -np.inf)
 
 
 def _combine_exact(
@@ -384,8 +403,7 @@ def _combine_exact(
 ) -> tuple[float, float | None]:
     """Convolve exact regions with the off-frontier binomial; fill ``prob``; return (log weight, off P)."""
     rcs = [rc for rc in counted if rc is not None]
-    scales = [float(rc.counts.max()) for rc in rcs]
-    polys = [rc.counts / sc for rc, sc in zip(rcs, scales, strict=True)]
+    polys = [rc.poly for rc in rcs]
     n_off = len(off)
     prefix = [np.ones(1)]
     for p in polys:
@@ -416,14 +434,13 @@ def _combine_exact(
         raise ContradictionError(
             f"{mines_left} mines are left but too few covered cells can hold them (e.g. cell {where})", where
         )
-    log_weight = sum(math.log(sc) for sc in scales) + float(top) + math.log(weight)
+    log_weight = sum(rc.log_scale for rc in rcs) + float(top) + math.log(weight)
     for r, rc in enumerate(rcs):
         others = np.convolve(prefix[r], suffix[r + 1])
-        wk = np.correlate(off_weight, others, "valid") / scales[r]
-        mines = wk @ rc.mines
-        free = wk @ rc.free
-        for g, group in enumerate(rc.groups):
-            p = _ratio(float(mines[g]), float(free[g]))
+        sums = (np.correlate(off_weight, others, "valid") @ rc.both).tolist()
+        size = len(rc.groups)
+        for group, mines, free in zip(rc.groups, sums[:size], sums[size:], strict=True):
+            p = _ratio(mines, free)
             for j in group:
                 prob[j] = p
     if not n_off:
