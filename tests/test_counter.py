@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -33,6 +34,22 @@ def test_real_lcd_counter_reads_mines_left(png):
     counter = mine_counter(image, reading.geometry, reading.board)
     assert counter.value == _mines_left(truth), counter.reason
     assert len(counter.displays) == 2  # the timer is seen, and not taken
+
+
+SIDECAR_CAPTURES = sorted(
+    p for p in REAL.rglob("*.png") if p.with_suffix(".json").is_file() and "xbomb" not in p.parts
+)
+"""Captures whose ``.json`` gives the board geometry and mine total (ace-minesweeper: an italic yellow
+LCD on a green panel, no timer; JSMinesweeper: a red LED at four zooms)."""
+
+
+@pytest.mark.parametrize("png", SIDECAR_CAPTURES, ids=lambda p: str(p.relative_to(REAL)))
+def test_real_counter_with_sidecar(png):
+    meta = json.loads(png.with_suffix(".json").read_text())
+    truth = _truth(png)
+    truth.mines = meta["mines"]
+    counter = mine_counter(cv2.imread(str(png)), Geometry(**meta["geometry"]), truth)
+    assert counter.value == _mines_left(truth), counter.reason
 
 
 @pytest.mark.parametrize("client", ["winemine", "xdemineur"])

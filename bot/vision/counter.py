@@ -45,6 +45,12 @@ BELOW_ROWS = 4.0
 LIT_VALUE = 96
 """Least brightness (0-255, brightest channel) of a lit LCD stroke when looking for displays."""
 
+LIT_CONTRAST = 48
+"""Least brightness a lit stroke has over its surroundings (a stroke-wide opening of the image)."""
+
+SHEARS = np.linspace(-0.35, 0.35, 15)
+"""Shears (columns per row) tried to stand an italic display upright."""
+
 LIT_CHROMA = 64
 """Least colourfulness (brightest minus dimmest channel) of a lit stroke when looking for displays: LCD
 strokes are coloured, window chrome and text are grey."""
@@ -150,11 +156,37 @@ def _bands(image: np.ndarray, geometry: Geometry) -> list[Region]:
     return bands
 
 
-def _stroke_mask(window: np.ndarray) -> np.ndarray:
-    """Pixels bright and coloured enough to be a lit LCD stroke."""
-    high = window.max(axis=2).astype(np.int16)
-    low = window.min(axis=2).astype(np.int16)
-    return ((high >= LIT_VALUE) & (high - low >= LIT_CHROMA)).astype(np.uint8)
+def _stroke_mask(window: np.ndarray, pitch: float) -> np.ndarray:
+    """Pixels bright and coloured enough to be a lit LCD stroke, and brighter than what is around
+    them (a coloured panel behind the display is no stroke)."""
+    high = window.max(axis=2)
+    low = window.min(axis=2)
+    side = max(5, round(pitch / 2)) | 1
+    around = cv2.morphologyEx(high, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    high, low, around = high.astype(np.int16), low.astype(np.int16), around.astype(np.int16)
+    lit = (high >= LIT_VALUE) & (high - low >= LIT_CHROMA) & (high - around >= LIT_CONTRAST)
+    return lit.astype(np.uint8)
+
+
+def _upright(lit: np.ndarray) -> np.ndarray:
+    """The display's lit mask sheared so its strokes stand upright (italic LCDs lean): the shear that
+    leaves the fewest columns lit, the least shear among equals."""
+    h, w = lit.shape
+    ys, xs = np.nonzero(lit)
+    if not len(xs):
+        return lit
+    best = (len(np.unique(xs)), 0.0)
+    for shear in SHEARS:
+        moved = np.round(xs + shear * (ys - h / 2)).astype(np.int64)
+        columns = len(np.unique(moved))
+        if columns < best[0] or (columns == best[0] and abs(shear) < abs(best[1])):
+            best = (columns, float(shear))
+    if best[1] == 0.0:
+        return lit
+    moved = np.round(xs + best[1] * (ys - h / 2)).astype(np.int64)
+    out = np.zeros((h, int(moved.max() - min(0, moved.min())) + 1), dtype=bool)
+    out[ys, moved - min(0, moved.min())] = True
+    return out
 
 
 def _groups(mask: np.ndarray, pitch: float) -> list[tuple[int, int, int, int]]:
@@ -236,14 +268,17 @@ def _read_cell(lit: np.ndarray) -> str | None:
     return SEGMENTS.get(tuple(bits))
 
 
-def _read_display(window: np.ndarray, box: tuple[int, int, int, int], pitch: float) -> list[Display]:
+def _read_display(
+    window: np.ndarray, strokes: np.ndarray, box: tuple[int, int, int, int], pitch: float
+) -> list[Display]:
     """The displays in a candidate box: runs of two or more readable digit cells (a face between two
     displays, being no digit, parts them)."""
     x, y, w, h = box
     if not (0.5 * pitch <= h <= 4 * pitch and w >= 0.8 * h):
         return []
     part = window[y : y + h, x : x + w]
-    lit = _lit_score(part, _stroke_mask(part)) >= 0.5
+    lit = _upright(_lit_score(part, strokes[y : y + h, x : x + w]) >= 0.5)
+    w = lit.shape[1]
     found: list[Display] = []
     run: list[tuple[int, int, str]] = []
     for a, start, b in [*_digit_cells(lit), (w, w, w)]:
@@ -267,8 +302,9 @@ def find_displays(image: np.ndarray, geometry: Geometry) -> list[Display]:
     found = []
     for band in _bands(image, geometry):
         window = image[band.top : band.bottom, band.left : band.right]
-        for box in _groups(_stroke_mask(window), pitch):
-            for display in _read_display(window, box, pitch):
+        strokes = _stroke_mask(window, pitch)
+        for box in _groups(strokes, pitch):
+            for display in _read_display(window, strokes, box, pitch):
                 found.append(replace(display, region=display.region.offset(band.left, band.top)))
     return sorted(found, key=lambda d: (d.region.top // max(1, d.region.height), d.region.left))
 
