@@ -54,9 +54,14 @@ CROP_CELLS = 10
 """How far (in cells) beyond its faces a board is looked at: opened areas with no faces of their own."""
 STRIP_SHARE = 0.5
 """Share of a row's (column's) cells that must show the board's structure for it to be part of it."""
+SEAM_SHARE = 0.25
+"""Steps inside a line (between its two sides) must be below this share of its peak."""
 LINE_PAIR = 0.6
-"""A step just after a boundary's peak this close to it is a 1-px line's far side (so the boundary goes
-mid-line); a weaker one is a bevel's inner edge and is left out of the seam's centroid."""
+"""A step 1-2 px from a boundary's peak this close to it is a line's other side: the boundary goes
+mid-line."""
+LATTICE_CONTRAST = 2.0
+"""A strip's steps must be this much stronger on its lattice boundaries than between them to count as
+grid lines (a row of buttons with text, a header, have steps everywhere)."""
 LINE_SHARE = 0.25
 """A boundary counts as a line when its step is at least this share of the board's typical one."""
 
@@ -398,33 +403,52 @@ class _Board:
         hits = (pos == found[valid][None, :]).sum(axis=1)
         start = float(starts[hits == hits.max()].mean())
         seam = local(found[valid]).mean(axis=0)
-        before, peak, after = (float(v) for v in seam[reach - 1 : reach + 2])
-        after = after if after >= LINE_PAIR * peak else 0.0  # else a bevel's inner edge, not the line's
-        start += (after - before) / max(before + peak + after, 1e-9)  # centroid of the seam's steps
+        start += _seam_offset(seam, reach)
         return replace(a, start=start)
 
     # -- extent -------------------------------------------------------------------------------------
 
-    def cross_boundaries(self, axis: int, index: int) -> np.ndarray:
+    def cross_boundaries(self, axis: int, index: int) -> tuple[np.ndarray, float]:
         """Step strength of the inner boundaries across lattice strip ``index`` (a row when ``axis`` is
-        0) above the strip's own level inside the cells either side: grid lines, not texture."""
+        0) above the strip's own level inside the cells either side (grid lines, not texture); and
+        how much stronger the strip's steps are on the lattice than off it (text is as strong off)."""
         along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
         edges = self.ex if axis == 0 else self.ey.T
         lo, hi = across.line(index), across.line(index + 1)
         h, w = edges.shape
         if lo < 0 or hi > h:
-            return np.zeros(0)
+            return np.zeros(0), 0.0
         margin = (hi - lo) // 5
         profile = edges[lo + margin : hi - margin].mean(axis=0)
         lines = along.lines()
         inner = lines[1:-1]
         if len(inner) == 0 or lines[0] < 1 or lines[-1] + 1 >= w:
-            return np.zeros(0)
+            return np.zeros(0), 0.0
         peak = np.max([profile[inner + d] for d in (-1, 0, 1)], axis=0)
+        span = profile[lines[0] : lines[-1]]
+        on = np.zeros(len(span), bool)
+        for d in (-1, 0, 1):
+            on[np.clip(inner + d - lines[0], 0, len(span) - 1)] = True
+        off = float(span[~on].mean()) if (~on).any() else 0.0
+        contrast = float(peak.mean()) / max(off, 1e-6)
         fracs = np.linspace(0.25, 0.75, 7)
         middles = np.round(lines[:-1, None] + fracs[None, :] * along.pitch).astype(np.intp)
         level = profile[middles].min(axis=1)  # texture steps everywhere; a glyph's strokes do not
-        return peak - np.maximum(level[:-1], level[1:])
+        return peak - np.maximum(level[:-1], level[1:]), contrast
+
+
+def _seam_offset(seam: np.ndarray, peak_at: int) -> float:
+    """Where the boundary sits relative to its peak step: mid-line when the peak is one side of a line
+    (a step as strong 1 px after it, or 2 px before it with none between), else at the centroid of
+    the peak and the step just before it (a line's entry, an anti-aliased edge). A weaker step after
+    the peak is a bevel's inner edge and is left out."""
+    peak = float(seam[peak_at])
+    if peak_at + 1 < len(seam) and seam[peak_at + 1] >= LINE_PAIR * peak:
+        return 0.5
+    if peak_at >= 2 and seam[peak_at - 2] >= LINE_PAIR * peak and seam[peak_at - 1] < SEAM_SHARE * peak:
+        return -1.0
+    before = float(seam[peak_at - 1]) if peak_at > 0 else 0.0
+    return -before / max(before + peak, 1e-9)
 
 
 def _faces_at(faces: _Faces, ax: _Axis, ay: _Axis, rows: int, cols: int) -> np.ndarray:
@@ -525,12 +549,12 @@ def _fit_group(gray: np.ndarray, faces: _Faces) -> GridFit | None:
 def _strip_ok(board: _Board, kinds: _Faces, axis: int, index: int) -> bool:
     """Whether lattice row (axis 0) or column (axis 1) ``index`` shows the board's structure: faces
     of the board's sizes in enough of its cells, or enough boundaries across it."""
-    strength = board.cross_boundaries(axis, index)
+    strength, contrast = board.cross_boundaries(axis, index)
     if len(strength) == 0:
         return False
     typical = board.typical[axis]
     lines = float((strength >= max(LINE_SHARE * typical, 4.0)).mean())
-    if lines >= STRIP_SHARE:
+    if lines >= STRIP_SHARE and contrast >= LATTICE_CONTRAST:
         return True
     ax, ay = board.ax, board.ay
     if axis == 0:
@@ -547,7 +571,7 @@ def _grow(board: _Board, faces: _Faces) -> None:
             np.median(
                 np.concatenate(
                     [
-                        board.cross_boundaries(axis, i)
+                        board.cross_boundaries(axis, i)[0]
                         for i in range((board.ay if axis == 0 else board.ax).count)
                     ]
                 )
