@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+import numpy as np
+
 from bot.solver.rules import COVERED, FLAG, Knowledge
 
 LOGGER = logging.getLogger(__name__)
@@ -121,19 +123,17 @@ class _Tree:
             if v == COVERED
         }
         index = self.index
-        near = [sum(1 << index[k] for k in know.nbrs[j] if k in index) for j in unknown]
-        self.mine_sets = mine_sets = [0] * n
-        shows: list[dict[int, int]] = [{} for _ in range(n)]
-        for a, mask in enumerate(arr):
-            bit = 1 << a
-            for i in range(n):
-                if (mask >> i) & 1:
-                    mine_sets[i] |= bit
-                else:
-                    v = (mask & near[i]).bit_count()
-                    shows[i][v] = shows[i].get(v, 0) | bit
-        self.value_sets = [sorted(d.items()) for d in shows]
-        self.shows = shows
+        near = np.array([sum(1 << index[k] for k in know.nbrs[j] if k in index) for j in unknown], np.uint64)
+        masks = np.array(arr, dtype=np.uint64)[:, None]
+        bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
+        mine = (masks & bits) != 0  # arrangement x cell
+        shown = np.bitwise_count(masks & near).astype(np.int16)
+        shown[mine] = -1
+        self.mine_sets = [_bitset(mine[:, i]) for i in range(n)]
+        self.shows = [
+            {int(v): _bitset(shown[:, i] == v) for v in np.unique(shown[:, i]) if v >= 0} for i in range(n)
+        ]
+        self.value_sets = [sorted(d.items()) for d in self.shows]
         self.memo: dict[int, float] = {}
 
     def state_of(self, know: Knowledge, mines_left: int, unknown: list[int]) -> int:
@@ -255,6 +255,11 @@ class _Tree:
             LOGGER.debug("endgame search over %d arrangements ran out of nodes", total)
             return None
         return best
+
+
+def _bitset(flags: np.ndarray) -> int:
+    """A boolean vector as a Python integer (bit ``a`` set when ``flags[a]``)."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
 _LAST: list[_Tree] = []
