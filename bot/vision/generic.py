@@ -59,6 +59,8 @@ TILE = 32
 """Side, in pixels, every cell is resampled to."""
 INSET = 4
 """Pixels of a tile's edge (grid line, bevel) left out of its interior."""
+GLYPH_MARGIN = 1
+"""Pixels of a tile's edge left out when a glyph is seen against its base tile (big digits reach the edge)."""
 CORE = 8
 """Pixels left out on each side of the core (the middle half) where glyphs sit."""
 POOL = 2
@@ -77,6 +79,8 @@ FRAME_COLOUR = 24.0
 """Colour difference (0-255, most different channel) above which two tiles' frame pixels differ."""
 FRAME_MATCH = 1.0
 """Largest frame difference for a glyph group to sit on a plain group's base."""
+FLAG_FRAME = 0.5
+"""A flag's tile is framed at most this differently from the covered tile it sits on."""
 FRAME_CLEAR = 0.7
 """A base must be framed at most this fraction as differently as the nearest plain group of another kind."""
 
@@ -88,7 +92,7 @@ TEXTURE = 6.0
 
 DIGIT_MAX = 0.30
 """A glyph farther than this from every digit reference is no digit."""
-DIGIT_MARGIN = 0.03
+DIGIT_MARGIN = 0.05
 """A digit is sure only when the next digit's reference is at least this much farther."""
 SURE_DIGIT = 0.2
 """A glyph this close to a digit (and twice the margin clear of the next) is that digit, even if symmetric."""
@@ -97,6 +101,8 @@ HOLE_PENALTY = 0.08
 DIGIT_HOLES = {1: {0}, 2: {0, 1}, 3: {0}, 4: {0, 1}, 5: {0}, 6: {1}, 7: {0}, 8: {2}}
 """Enclosed holes each digit may have."""
 
+MINE_DIGIT = 0.3
+"""A mine glyph is at least this far from every digit shape (a 3 or an 8 may be as symmetric)."""
 MINE_SYMMETRY = 0.6
 """Least overlap (IoU) of a mine glyph with its mirror images."""
 MINE_TURN = 0.5
@@ -138,6 +144,8 @@ class Group:
     """Index of the plain kind the group belongs to (plain groups) or sits on (glyph groups)."""
     raised: bool = False
     """The tile itself is bevelled like a covered cell."""
+    frame: float = 2.0
+    """Frame difference from its base (:func:`frame_difference`; 2 when it has none)."""
     colours: bool = False
     """The glyph's ink holds two clearly different colours."""
     why: str = ""
@@ -297,8 +305,8 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
 def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
     """Whether a glyph's solid ink holds two clearly different colours (a flag's red cloth and black
     pole, a mine's body and shine): a digit is drawn in one colour."""
-    inner = tile[INSET:-INSET, INSET:-INSET]
-    solid = inner[ink >= 0.9]
+    m = (len(tile) - len(ink)) // 2
+    solid = tile[m : len(tile) - m, m : len(tile) - m][ink >= 0.9]
     if len(solid) < 8:
         return False
     _, labels, centres = cv2.kmeans(
@@ -344,12 +352,13 @@ def own_background(tile: np.ndarray) -> np.ndarray:
     return candidates[int(np.argmin(spread))]
 
 
-def ink_of(tile: np.ndarray, base: np.ndarray | None) -> np.ndarray:
-    """``(TILE-2*INSET)^2`` ink (0-1): each interior pixel's colour distance from the base tile (or the
-    tile's own background), scaled by the glyph's own contrast, keeping only parts reaching the core."""
-    inner = tile[INSET:-INSET, INSET:-INSET]
+def ink_of(tile: np.ndarray, base: np.ndarray | None, margin: int = INSET) -> np.ndarray:
+    """``(TILE-2*margin)^2`` ink (0-1): each pixel's colour distance from the base tile (or the tile's
+    own background), scaled by the glyph's own contrast, keeping only parts reaching the core. Against
+    a base, frames cancel out, so a glyph drawn into the edge band can be seen whole (a small margin)."""
+    inner = tile[margin:-margin, margin:-margin]
     if base is not None:
-        ground = base[INSET:-INSET, INSET:-INSET]
+        ground = base[margin:-margin, margin:-margin]
     else:
         ground = own_background(tile)[None, None, :]
     distance = np.sqrt(((inner - ground) ** 2).sum(axis=2))
@@ -358,7 +367,7 @@ def ink_of(tile: np.ndarray, base: np.ndarray | None) -> np.ndarray:
         return np.zeros(distance.shape, np.float32)
     ink = np.clip((distance - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
     count, labels = cv2.connectedComponents((ink >= 0.5).astype(np.uint8), connectivity=8)
-    core = CORE - INSET
+    core = CORE - margin
     central = set(np.unique(labels[core:-core, core:-core]).tolist()) - {0}
     keep = np.isin(labels, list(central)) if central else np.zeros(labels.shape, bool)
     grown = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -434,7 +443,7 @@ def read_digit(shape: GlyphShape) -> tuple[int, float, float]:
 
 def shape_of(group: Group, base: np.ndarray | None) -> None:
     """Name a glyph group's shape (cross, mine, digit or other mark) from its ink."""
-    ink = ink_of(group.tile, base)
+    ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET)
     group.colours = ink_colours(group.tile, ink)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
@@ -450,8 +459,8 @@ def shape_of(group: Group, base: np.ndarray | None) -> None:
         group.shape, group.digit = Shape.DIGIT, digit
         group.why = f"digit {digit} by shape ({best:.2f}, next {second:.2f})"
         return
-    if is_mine(ink):
-        group.shape, group.why = Shape.MINE, "a symmetric round glyph"
+    if best >= MINE_DIGIT and is_mine(ink):
+        group.shape, group.why = Shape.MINE, "a symmetric round glyph like no digit"
         return
     if sure and not group.colours:
         group.shape, group.digit = Shape.DIGIT, digit
@@ -508,6 +517,7 @@ def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
     others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
     if scores[best] > FRAME_MATCH or (others and scores[best] > FRAME_CLEAR * min(others)):
         return None
+    g.frame = scores[best]
     return best
 
 
@@ -570,13 +580,21 @@ def _refuse(cells: list[int], cols: int, why: str) -> RecognitionError:
 
 
 def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
-    """Which kinds may be covered (True) or revealed (False), by structure; the board's logic picks."""
-    options = []
-    for kind in kinds:
-        if kind.raised or kind.texture >= TEXTURE or (kind.marks and not kind.digits):
+    """Which kinds may be covered (True) or revealed (False), by structure; the board's logic picks.
+
+    Raised or textured kinds are covered; flat kinds carrying digits are revealed. A flat kind with
+    other glyphs on it may hold flags only when digits show which kind is revealed; otherwise it has
+    no option and the reading is refused."""
+    structural = [kind.raised or kind.texture >= TEXTURE for kind in kinds]
+    revealed_known = any(kind.digits and not covered for kind, covered in zip(kinds, structural, strict=True))
+    options: list[tuple[bool, ...]] = []
+    for kind, covered in zip(kinds, structural, strict=True):
+        if covered:
             options.append((True,))  # digits on a raised kind: refused when their state is asked
-        elif kind.digits and not kind.marks:
+        elif kind.digits:
             options.append((False,))
+        elif kind.marks and not revealed_known:
+            options.append(())
         else:
             options.append((True, False))
     return list(itertools.product(*options))
@@ -591,8 +609,9 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
         return Cell.MINE
     if g.shape == Shape.DIGIT and not on_covered:
         return Cell(g.digit)
-    if on_covered and (g.shape == Shape.MARK or g.raised or g.colours):
-        return Cell.FLAG
+    framed = g.raised or g.frame <= FLAG_FRAME
+    if on_covered and framed and g.shape in (Shape.MARK, Shape.DIGIT) and (g.raised or g.colours):
+        return Cell.FLAG  # framed as a covered cell, raised or in two colours (cloth and pole)
     return None
 
 
@@ -649,7 +668,15 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
     kinds = _attach(groups, texture)
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: tuple[list[int], str] | None = None
-    for covered in _cover_options(kinds) if kinds else [()]:
+    options = _cover_options(kinds) if kinds else [()]
+    if not options:
+        marked = [g for g in groups if g.shape == Shape.MARK and g.kind is not None]
+        raise _refuse(
+            list(marked[0].members),
+            cols,
+            f"cannot be named: {marked[0].why}, on a flat tile no digit shows to be revealed",
+        )
+    for covered in options:
         states: list[Cell | None] = []
         for g in groups:
             if g.shape == Shape.PLAIN:
