@@ -1,11 +1,14 @@
 """Play Expert games on a real client under Xvfb and report win rate, game time and per-move latency.
 
-Starts a private virtual screen and the client (Wine's winemine or xdemineur, via harness.realclients),
-then plays through the real pipeline: mss capture, OpenCV reading, the solver, pyautogui clicks.
-Every click is checked against the board the bot located, and every game's outcome is checked
-against what the bot read. Used by the live end-to-end tests with a few games.
+Starts a private virtual screen and the client (winemine, xdemineur, xbomb, ace or JSMinesweeper in
+Chromium, via harness.clients), then plays through the real pipeline: mss capture, OpenCV reading,
+the solver, pyautogui clicks. Every click is checked against the board the bot located at that
+moment; where the harness has an exact truth reader (xbomb, ace, jsminesweeper) each game's end is
+taken from the client's own account and compared with what the bot saw.
 
     python benchmarks/live_bench.py --client winemine --games 50 [--json out.json]
+    python benchmarks/live_bench.py --client jsminesweeper --tile 24 --zoom 1.25 --games 30
+    python benchmarks/live_bench.py --client xbomb --games 30 --move-every 15
 
 Wine's winemine seeds its mines with the current second at the first click, so two games started
 in the same second get the same layout; this script starts each game in a new second to keep the
@@ -28,25 +31,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from bot.agent import Player, PlayOptions  # noqa: E402
+from bot.agent.results import GameResult  # noqa: E402
 from bot.bench import wilson  # noqa: E402
+from bot.board import Board  # noqa: E402
 from bot.capture import MssCapture  # noqa: E402
+from bot.errors import MinebotError  # noqa: E402
 from bot.game import find_level  # noqa: E402
 from bot.input import PyAutoGuiInput  # noqa: E402
 from bot.progress import Progress  # noqa: E402
-from harness.realclients import CLIENTS, VirtualDisplay  # noqa: E402
+from harness.clients import CLIENTS, Look, make_client, screen_for  # noqa: E402
+from harness.realclients import RealClient, VirtualDisplay  # noqa: E402
 
 STEPS = ("capture", "classify", "solve", "click", "wait", "own")
 
 
 class CheckedInput(PyAutoGuiInput):
-    """Real pyautogui input that also checks every click against the board located at that moment.
+    """Real pyautogui input that checks every click against the board located at that moment.
 
-    Independent of the input guard: it asks the player where the board and face are.
+    Twice: against where the player located the board and face, and against where the client
+    really draws them now (the harness knows; it matters when the window moves under the bot).
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.player: Player | None = None
+        self.client: RealClient | None = None
         self.outside: list[str] = []
 
     def _click(self, x: int, y: int, button: str) -> None:
@@ -55,7 +64,16 @@ class CheckedInput(PyAutoGuiInput):
         face = geometry.face if geometry else None
         if not (board and board.contains(x, y)) and not (face and face.contains(x, y)):
             self.outside.append(f"{button} click at ({x}, {y}) outside board {board} and face {face}")
+        elif self.client is not None and not on_client_board(self.client, x, y):
+            real = self.client.board_geometry()
+            self.outside.append(f"{button} click at ({x}, {y}) outside the real board {real.region()}")
         super()._click(x, y, button)
+
+
+def on_client_board(client: RealClient, x: int, y: int) -> bool:
+    """True when (x, y) is on the client's board or face as it is drawn now."""
+    real = client.board_geometry()
+    return real.region().contains(x, y) or (real.face is not None and real.face.contains(x, y))
 
 
 @dataclass
@@ -73,6 +91,39 @@ class LiveReport:
     win_seconds: list[float] = field(default_factory=list)
     step_ms: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in STEPS})
     statuses: list[str] = field(default_factory=list)
+    client_statuses: list[str] = field(default_factory=list)
+    """Each game's end by the client's own account (exact truth), where the harness has a reader."""
+    stops: int = 0
+    """Games the bot ended without a win or a loss (it refused or gave up)."""
+    relocations: int = 0
+    moves_of_window: int = 0
+    disagreements: int = 0
+    """Games the bot called won or lost where the client's own account says otherwise (misreads)."""
+
+    def add(self, index: int, result: GameResult, outcome: str, outside: list[str]) -> None:
+        """Record one game: the bot's result, the client's own outcome, clicks outside the board."""
+        self.games += 1
+        self.clicks_outside += len(outside)
+        self.errors.extend(f"game {index}: {text}" for text in outside)
+        self.statuses.append(result.status)
+        self.client_statuses.append(outcome)
+        self.rereads += result.rereads
+        self.relocations += result.relocations
+        self.game_seconds.append(result.seconds)
+        won = outcome == "won" if outcome in ("won", "lost", "playing") else result.won
+        if won:
+            self.wins += 1
+            self.win_seconds.append(result.seconds)
+        if result.status not in ("won", "lost"):
+            self.stops += 1
+        if result.error:
+            self.errors.append(f"game {index}: {result.error}")
+        if outcome and result.status in ("won", "lost") and outcome != result.status:
+            self.disagreements += 1
+            self.errors.append(f"game {index}: the bot saw {result.status!r}, the client says {outcome!r}")
+        for timing in result.timings:
+            for step in STEPS:
+                self.step_ms[step].append(getattr(timing, step))
 
     def to_dict(self) -> dict:
         lo, hi = wilson(self.wins, self.games) if self.games else (math.nan, math.nan)
@@ -89,6 +140,11 @@ class LiveReport:
             "win_rate": self.wins / self.games if self.games else None,
             "ci95": [lo, hi],
             "statuses": self.statuses,
+            "client_statuses": self.client_statuses,
+            "stops": self.stops,
+            "relocations": self.relocations,
+            "window_moves": self.moves_of_window,
+            "disagreements": self.disagreements,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
@@ -104,8 +160,9 @@ class LiveReport:
         lines = [
             f"{self.client} {self.level}: {self.wins}/{self.games} won = "
             f"{100 * (d['win_rate'] or 0):.1f}% (95% CI {100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}%)",
-            f"errors (misreads or stops): {len(self.errors)}; "
-            f"clicks outside the board: {self.clicks_outside}; re-reads: {self.rereads}",
+            f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops}; "
+            f"clicks outside the board: {self.clicks_outside}; re-reads: {self.rereads}; "
+            f"window moves: {self.moves_of_window}, relocations: {self.relocations}",
             f"game time: mean {d['mean_game_s'] or 0:.2f} s; wins: mean {d['mean_win_s'] or 0:.2f} s, "
             f"best {d['best_win_s'] or 0:.2f} s",
             "per move ms p50/p99: " + ", ".join(f"{s} {d[s + '_ms_p50']}/{d[s + '_ms_p99']}" for s in STEPS),
@@ -117,53 +174,91 @@ def _next_second() -> None:
     time.sleep(1.02 - time.time() % 1.0)
 
 
+def client_outcome(client: RealClient) -> str:
+    """The game's end by the client's own account (its exact truth), or ``""`` if it has none."""
+    try:
+        return client.truth()[1]
+    except NotImplementedError:
+        return ""
+    except MinebotError as exc:
+        return f"unreadable ({exc})"
+
+
 def run(
-    client_name: str, games: int, level: str, save_frames: Path | None, quiet: bool, flags: bool = False
+    client_name: str,
+    games: int,
+    level: str,
+    save_frames: Path | None,
+    quiet: bool,
+    flags: bool = False,
+    look: Look | None = None,
+    skin: str | None = None,
+    move_every: int = 0,
 ) -> LiveReport:
+    """Play ``games`` games; ``move_every`` > 0 moves the client's window after every that many moves."""
     lv = find_level(level)
-    report = LiveReport(client_name, f"{lv.rows}x{lv.cols}/{lv.mines}")
-    with VirtualDisplay() as vd:
+    look = look or Look()
+    with VirtualDisplay(*screen_for(client_name, look.tile, look.zoom)) as vd:
         os.environ["DISPLAY"] = vd.display  # pyautogui binds to $DISPLAY when first imported
+        client = make_client(client_name, vd, lv.rows, lv.cols, lv.mines, look, seed=int(time.time()))
+        report = LiveReport(client_name, f"{client.rows}x{client.cols}/{client.mines}")
         report.display = vd.display
-        client_cls = CLIENTS[client_name]
-        client = (
-            client_cls(vd, (lv.rows, lv.cols, lv.mines))
-            if client_name == "winemine"
-            else client_cls(vd, lv.rows, lv.cols, lv.mines)
-        )
+        if client_name == "jsminesweeper":
+            report.level += f" tile {look.tile} zoom {look.zoom:g}"
         with client, MssCapture(display=vd.display) as capture, CheckedInput() as mouse:
-            options = PlayOptions(mines=lv.mines, skin=client.skin_name, save_frames=save_frames, flags=flags)
-            player = Player(capture, mouse, options, restart=client.restart)
-            mouse.player = player
+            options = PlayOptions(
+                mines=client.mines,
+                skin=skin or client.skin_name or "auto",
+                save_frames=save_frames,
+                flags=flags,
+            )
+            on_move = WindowMover(client, move_every) if move_every else None
+            player = Player(capture, mouse, options, restart=client.restart, on_move=on_move)
+            mouse.player, mouse.client = player, client
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
             for index in range(games):
                 if index:
                     player.new_game()
-                _next_second()
+                if client_name == "winemine":
+                    _next_second()
                 result = player.play_game(index)
-                report.clicks_outside += len(mouse.outside)
-                report.errors.extend(f"game {index}: {text}" for text in mouse.outside)
+                outcome = client_outcome(client)
+                report.add(index, result, outcome, mouse.outside)
                 mouse.outside.clear()
-                report.games += 1
-                report.statuses.append(result.status)
-                report.rereads += result.rereads
-                report.game_seconds.append(result.seconds)
-                if result.won:
-                    report.wins += 1
-                    report.win_seconds.append(result.seconds)
-                if result.error:
-                    report.errors.append(f"game {index}: {result.error}")
-                for timing in result.timings:
-                    for step in STEPS:
-                        report.step_ms[step].append(getattr(timing, step))
                 progress.update(1)
             progress.close()
+            report.moves_of_window = on_move.moves if on_move else 0
     return report
+
+
+class WindowMover:
+    """Moves the client's window back and forth every ``every`` moves (the bot must follow it)."""
+
+    def __init__(self, client: RealClient, every: int) -> None:
+        self.client, self.every = client, every
+        self.count = 0
+        self.moves = 0
+
+    def __call__(self, board: Board, moves: list) -> None:  # type: ignore[type-arg]
+        self.count += 1
+        if self.count % self.every == 0:
+            away = self.client.window_region().left >= 23  # moved before (a new process starts at 0, 0)
+            sign = -1 if away else 1
+            self.client.move_window(sign * 23, sign * 11)
+            self.moves += 1
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--client", choices=sorted(CLIENTS), required=True)
+    parser.add_argument("--tile", type=int, default=24, help="jsminesweeper: tile size in CSS px (16-60)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="jsminesweeper: browser zoom (device scale)")
+    parser.add_argument(
+        "--skin", default=None, help="the bot's --skin (default: the client's skin, else auto)"
+    )
+    parser.add_argument(
+        "--move-every", type=int, default=0, metavar="N", help="move the window every N moves"
+    )
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--level", default="expert", help="expert (default), intermediate, beginner, RxC/M")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the report as JSON")
@@ -171,7 +266,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--flags", action="store_true", help="flag certain mines and chord (as play --flags)")
     args = parser.parse_args(argv)
-    report = run(args.client, args.games, args.level, args.save_frames, args.quiet, args.flags)
+    report = run(
+        args.client,
+        args.games,
+        args.level,
+        args.save_frames,
+        args.quiet,
+        args.flags,
+        Look(args.tile, args.zoom),
+        args.skin,
+        args.move_every,
+    )
     print(report.format())
     if args.json:
         args.json.write_text(json.dumps(report.to_dict(), indent=2))
