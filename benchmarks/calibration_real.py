@@ -83,24 +83,26 @@ def read_one(png: Path, skin_folder: Path) -> tuple[str, int, str]:
     return "exact", 0, ""
 
 
-def run_set(folder: Path) -> SetResult:
-    """Calibrate from the set's ``expert_lost.png`` with ``--yes`` and read its other screenshots."""
-    result = SetResult(str(folder.relative_to(REAL)))
+def run_set(folder: Path, extra: tuple[str, ...] = ()) -> SetResult:
+    """Calibrate from the set's ``expert_lost.png`` (plus the ``extra`` screenshots) with ``--yes`` and
+    read its other screenshots."""
+    result = SetResult(" + ".join([str(folder.relative_to(REAL)), *extra]))
     lost = folder / "expert_lost.png"
+    shots = [lost, *(folder / name for name in extra)]
     start = time.perf_counter()
     try:
-        analysis = analyse([(lost.name, cv2.imread(str(lost)))])
+        analysis = analyse([(p.name, cv2.imread(str(p))) for p in shots])
         result.questions = sum(not can_leave_out(p, analysis) for p in analysis.unsure())
         result.left_out = len(analysis.unsure()) - result.questions
         out = Path(tempfile.mkdtemp()) / "skin"
-        calibrate(CalibrateOptions([str(lost)], name="bench", out=out))
+        calibrate(CalibrateOptions([str(p) for p in shots], name="bench", out=out))
     except MinebotError as exc:
         result.error = str(exc)[:200]
         result.seconds = time.perf_counter() - start
         return result
     result.seconds = time.perf_counter() - start
     for png in sorted(folder.glob("*.png")):
-        if png == lost or not png.with_suffix(".txt").is_file():
+        if png in shots or not png.with_suffix(".txt").is_file():
             continue
         result.frames += 1
         verdict, cells, why = read_one(png, out)
@@ -134,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and args.only not in str(folder):
             continue
         r = run_set(folder)
+        if "no covered cell" in r.error:  # the client opens every cell on a loss: add a game in progress
+            print(f"| {r.name} | calibration failed: {r.error[:90]} |")
+            totals.questions += 1
+            r = run_set(folder, ("expert_opening.png",))
         if r.error:
             print(f"| {r.name} | calibration failed: {r.error} |")
             totals.questions += max(r.questions, 1)

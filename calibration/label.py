@@ -103,6 +103,12 @@ DIGIT_PRIORS: dict[int, tuple[float | None, float]] = {
 SAME_SHAPE = 0.7
 """Glyph masks overlapping this much (intersection over union) are one shape; a bold digit overlaps a
 mine's blob by up to about 0.5."""
+ALL_ZERO = 0.95
+"""A plain group is 0 by the counts when this share of its cells touch no mine on a lost board (a
+stray cell of another state may fall in its group); covered cells of a lost board touch mines far
+more often."""
+SAME_DIGIT = 0.4
+"""Two looks of one digit overlap at least this much in glyph shape (intersection over union)."""
 UNREVEALED = {Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG}
 
 
@@ -448,14 +454,22 @@ class Labeller:
 
         red = [(red_ground(g), g) for g in todo if g.id not in self.proposals]
         red = [(f, g) for f, g in red if f >= 0.5]
-        if exploded is None and red:
-            share, g = max(red, key=lambda t: t[0])
+        # One mine is clicked per game: a red-ground look on more cells than there are screenshots
+        # is the shown mines drawn on red (every mine of a lost board), not the exploded one.
+        single = [(f, g) for f, g in red if g.count <= len(self.grids)]
+        if exploded is None and single:
+            share, g = max(single, key=lambda t: t[0])
             exploded = g.id
             why = f"a glyph on a red cell ({share:.0%} of its background red): the mine that was clicked"
             self._propose(exploded, Cell.EXPLODED, True, why)
-        if exploded is None:
+        elif exploded is None and red and self._group_of(Cell.MINE) is None:
+            share, g = max(red, key=lambda t: t[1].count)
+            why = f"a glyph on a red cell on {g.count} cells, too many to be the one clicked: the shown mines"
+            self._propose(g.id, Cell.MINE, True, why)
+        shape_ref = exploded if exploded is not None else self._group_of(Cell.MINE)
+        if shape_ref is None:
             return
-        ex_img = self.groups[exploded].image
+        ex_img = self.groups[shape_ref].image
         shape = ink_mask(ex_img, None)
         mine_colour = ex_img[shape].astype(np.float32).mean(axis=0) if shape.any() else np.zeros(3)
         zero_img = self._image(Cell.ZERO)
@@ -541,7 +555,7 @@ class Labeller:
 
     def _exact_shots(self) -> set[int]:
         """The screenshots where every mine shows: all of them on a won board, else the lost ones."""
-        return set(range(len(self.grids))) if self.won else self._shots_showing(Cell.EXPLODED)
+        return set(range(len(self.grids))) if self.won else self._shots_showing(Cell.EXPLODED, Cell.MINE)
 
     def _mine_like(self) -> set[int]:
         """Groups surely labelled as a mine, the exploded mine or a flag: what the counts count."""
@@ -597,7 +611,7 @@ class Labeller:
         covered = self._group_of(Cell.COVERED)
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid in mines:
-                if self._mine_shaped(gid):
+                if self._mine_shaped(gid, crossed=False):
                     self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
                 elif covered is not None and self.base[gid] == self.base[covered]:
                     why = "a mark on the covered cell that the numbers around it count: a flag"
@@ -608,20 +622,45 @@ class Labeller:
                 continue
             counts = per[gid]
             value = counts.mode
+            on_covered = covered is not None and self.base[gid] == self.base[covered]
             if counts.uniform and value is not None and 1 <= value <= 8 and not self._mine_shaped(gid):
+                if on_covered:
+                    why = f"its cells touch {value} mines, but it is drawn on the covered cell's base"
+                    self._propose(gid, None, False, why, (Cell(value), Cell.WRONG_FLAG))
+                    continue
+                twin = self._same_value_shape(gid, value)
                 why = f"each of its {counts.cells} cell(s) touches exactly {value} mines or flags"
-                self._propose(gid, Cell(value), True, why)
+                if twin is not None:
+                    why += f"; but its glyph is not shaped like #{twin}'s"
+                    self._propose(gid, Cell(value), False, why)
+                else:
+                    self._propose(gid, Cell(value), True, why)
             elif gid in looked and looked[gid].state == Cell.FLAG:
                 why = "a mark like a flag that the numbers around it do not count: a wrong flag"
                 self._propose(gid, Cell.WRONG_FLAG, False, why)
             elif gid in looked:
                 self.proposals[gid] = looked[gid]
 
-    def _mine_shaped(self, gid: int) -> bool:
-        """Whether a group's glyph is the exploded or a shown mine's (overlap :data:`SAME_SHAPE`), or
-        that shape crossed in red (a wrong flag): never a digit, whatever its counts."""
+    def _same_value_shape(self, gid: int, value: int) -> int | None:
+        """A larger group already labelled ``value`` whose glyph is not shaped like this group's (a
+        digit looks the same in every colour and light), or None. Keeps a cell that merely touches
+        that count (a mark on an unrevealed cell) from becoming a look of the digit."""
         ink = ink_mask(self.groups[gid].image, None)
-        red = _red_fraction(self.groups[gid].image, ink) >= 0.1
+        for other, p in self.proposals.items():
+            if (
+                p.confident
+                and p.state == Cell(value)
+                and self.groups[other].count > self.groups[gid].count
+                and _iou(ink, ink_mask(self.groups[other].image, None)) < SAME_DIGIT
+            ):
+                return other
+        return None
+
+    def _mine_shaped(self, gid: int, crossed: bool = True) -> bool:
+        """Whether a group's glyph is the exploded or a shown mine's (overlap :data:`SAME_SHAPE`), or
+        (``crossed``) about that shape with red on it (a wrong flag): never a digit, whatever its counts."""
+        ink = ink_mask(self.groups[gid].image, None)
+        red = crossed and _red_fraction(self.groups[gid].image, ink) >= 0.1
         for state in (Cell.EXPLODED, Cell.MINE):
             ref = self._group_of(state)
             if ref is None:
@@ -631,21 +670,42 @@ class Labeller:
                 return True
         return False
 
+    def _zero_shares(self) -> dict[int, float]:
+        """For every plain group with a cell on a screenshot where every mine shows, the share of those
+        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board)."""
+        exact, mines = self._exact_shots(), self._mine_like()
+        if not exact or not mines:
+            return {}
+        per = group_counts(self.grids, exact, mines)
+        return {
+            g.id: per[g.id].counts.get(0, 0) / per[g.id].cells
+            for g in self.groups
+            if self.looks[g.id].plain and g.id in per and per[g.id].cells
+        }
+
     def zero_conflict(self) -> tuple[int, int] | None:
         """``(zero, covered)`` when the counts say the plain labels are swapped: the group proposed
-        as 0 has a cell touching a mine on a screenshot where every mine shows, and the covered one
-        has none. None when they agree (or cannot tell)."""
+        as 0 has cells touching mines on a screenshot where every mine shows, and the covered one
+        has (almost) none. None when they agree (or cannot tell)."""
         zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
-        exact = self._exact_shots()
-        mines = self._mine_like()
-        if zero is None or covered is None or not exact or not mines or zero in self.known:
+        if zero is None or covered is None or zero in self.known:
             return None
-        per = group_counts(self.grids, exact, mines)
-        if zero not in per or covered not in per:
+        share = self._zero_shares()
+        if zero not in share or covered not in share:
             return None
-        if set(per[zero].counts) != {0} and set(per[covered].counts) == {0}:
+        if share[zero] < ALL_ZERO <= share[covered]:
             return zero, covered
         return None
+
+    def all_revealed(self) -> list[int]:
+        """The plain groups, when every one of them touches (almost) no mine on a screenshot where
+        every mine shows: then none is covered (a client that opens the whole board on a loss), all
+        are 0. Empty otherwise."""
+        share = self._zero_shares()
+        plain = [g.id for g in self.groups if self.looks[g.id].plain and g.id not in self.known]
+        if not plain or any(share.get(gid, 0.0) < ALL_ZERO for gid in plain):
+            return []
+        return plain
 
     def confirm_zero(self) -> None:
         """Make unsure 0 / covered labels sure when the counts settle them: the 0 group touches no
@@ -656,12 +716,8 @@ class Labeller:
         if zero is None or covered is None or not exact or not mines:
             return
         per = group_counts(self.grids, exact, mines)
-        if (
-            zero in per
-            and covered in per
-            and set(per[zero].counts) == {0}
-            and set(per[covered].counts) != {0}
-        ):
+        share = self._zero_shares()
+        if share.get(zero, 0.0) >= ALL_ZERO > share.get(covered, 1.0):
             for gid in (zero, covered):
                 p = self.proposals[gid]
                 if not p.confident:
@@ -908,7 +964,13 @@ def propose_labels(
     labeller = Labeller(groups, grids, known, references)
     labeller.run()
     swap = labeller.zero_conflict()
-    if swap is not None:
+    revealed = labeller.all_revealed()
+    if revealed and any(labeller.proposals[gid].state != Cell.ZERO for gid in revealed):
+        why = "the counts: its cells touch no mine on a lost board where no plain look does, so all are 0"
+        preset = {gid: Proposal(gid, Cell.ZERO, True, why) for gid in revealed}
+        labeller = Labeller(groups, grids, known, references, preset)
+        labeller.run()
+    elif swap is not None:
         zero, covered = swap
         why = "the counts: {} cells touch mines, so they are not 0"
         preset = {

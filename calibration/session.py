@@ -140,6 +140,12 @@ def calibrate(
         answers = ask(analysis, sheet_path)
     chosen = choose(analysis, answers)
     cells, notes = chosen.cells, chosen.notes
+    if Cell.COVERED not in cells:
+        raise CalibrationError(
+            "these screenshots show no covered cell (a lost board on which the client opened every "
+            "cell?), and play needs it: add a screenshot of a game in progress, e.g. "
+            "minebot calibrate LOST.png OPENING.png"
+        )
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
