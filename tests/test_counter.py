@@ -52,6 +52,21 @@ def test_real_counter_with_sidecar(png):
     assert counter.value == _mines_left(truth), counter.reason
 
 
+def test_xbomb_text_counter_is_read_or_refused_never_wrong():
+    """xbomb shows ``Time : 21`` and ``UXB : 82`` in boxes below the board, in text: the number after
+    a label is read by its glyphs' shapes; a frame where a stray number also fits is refused."""
+    right = 0
+    pngs = sorted((REAL / "xbomb").glob("*.png"))
+    for png in pngs:
+        meta = json.loads(png.with_suffix(".json").read_text())
+        truth = _truth(png)
+        truth.mines = meta["mines"]
+        counter = mine_counter(cv2.imread(str(png)), Geometry(**meta["geometry"]), truth)
+        assert counter.value in (None, _mines_left(truth)), f"{png.name}: {counter.value}"
+        right += counter.value is not None
+    assert right >= len(pngs) - 1
+
+
 @pytest.mark.parametrize("client", ["winemine", "xdemineur"])
 def test_real_counter_at_twice_the_size(client):
     png = REAL / client / "expert_flags.png"

@@ -1,4 +1,4 @@
-"""Read the mine counter: the 7-segment LCD display above (or below) the board, by its structure.
+"""Read the mine counter: the 7-segment LCD display (or a labelled number) near the board, by structure.
 
 The counter is found and read without any client's colours:
 
@@ -10,12 +10,16 @@ The counter is found and read without any client's colours:
    segments) and its own lit colour; a segment is lit when most of its area is. The seven-bit pattern
    names the digit (``-`` for a minus sign, nothing lit for a blank leading digit); anything else (the
    loops of a digit lit, an unknown pattern) means the group is not a counter.
-4. *Which display.* Most clients show two: mines left and a timer, on either side (winemine puts the
+4. *Text.* With no 7-segment display, a labelled number in text (xbomb's ``UXB : 82``) is read: the last
+   word of a line of text, all digits of one height, after a label of other glyphs; each digit is told
+   by its shape (holes, where the ink lies), letters refused where they differ from digits.
+5. *Which display.* Most clients show two: mines left and a timer, on either side (winemine puts the
    mines on the right). Given the board, a display whose value cannot be the mines left is dropped:
    the total it implies (value plus flags) must leave room for every number's mines and fit in the
    covered cells, and a fresh board with no flag has at least one mine left. Given an earlier reading,
-   a display whose value changed while the flags did not is the timer. When two still fit, the reading
-   says so and gives no value rather than take the timer for the mines.
+   a display whose value changed while the flags did not is the timer. Of two that fit a board of a
+   standard size, the one giving the standard total is taken. When two still fit, the reading says so
+   and gives no value rather than take the timer for the mines.
 
 >>> import numpy as np
 >>> from bot.geometry import Geometry
@@ -34,7 +38,16 @@ import cv2
 import numpy as np
 
 from bot.board import Board, Cell
+from bot.game import LEVELS
 from bot.geometry import Geometry, Region
+
+STANDARD_MINES = {
+    shape: level.mines
+    for level in LEVELS.values()
+    for shape in ((level.rows, level.cols), (level.cols, level.rows))
+}
+"""Mines of each standard level by board shape: of two displays that both fit a board of a standard
+size, the one giving the standard total is the counter."""
 
 ABOVE_ROWS = 6.0
 """How far above the board a counter is looked for, in cell pitches (the face's band)."""
@@ -50,6 +63,12 @@ LIT_CONTRAST = 48
 
 SHEARS = np.linspace(-0.35, 0.35, 15)
 """Shears (columns per row) tried to stand an italic display upright."""
+
+MIN_TEXT = 10
+"""Smallest glyph height (pixels) read in a text counter."""
+
+TEXT_CONTRAST = 64
+"""Least difference (0-255 grey) between a text counter's strokes and its panel."""
 
 LIT_CHROMA = 64
 """Least colourfulness (brightest minus dimmest channel) of a lit stroke when looking for displays: LCD
@@ -296,17 +315,141 @@ def _read_display(
     return found
 
 
-def find_displays(image: np.ndarray, geometry: Geometry) -> list[Display]:
-    """Every 7-segment display above or below the board, left to right, top to bottom."""
+def find_displays(image: np.ndarray, geometry: Geometry, text: bool = True) -> list[Display]:
+    """Every 7-segment display above or below the board, left to right, top to bottom; when there is
+    none (and ``text``), every labelled number in text there (:func:`_text_numbers`)."""
     pitch = max(geometry.pitch_x, geometry.pitch_y)
     found = []
-    for band in _bands(image, geometry):
-        window = image[band.top : band.bottom, band.left : band.right]
+    windows = [
+        (band, image[band.top : band.bottom, band.left : band.right]) for band in _bands(image, geometry)
+    ]
+    for band, window in windows:
         strokes = _stroke_mask(window, pitch)
         for box in _groups(strokes, pitch):
             for display in _read_display(window, strokes, box, pitch):
                 found.append(replace(display, region=display.region.offset(band.left, band.top)))
+    if not found and text:
+        for band, window in windows:
+            for display in _text_numbers(window, pitch):
+                found.append(replace(display, region=display.region.offset(band.left, band.top)))
     return sorted(found, key=lambda d: (d.region.top // max(1, d.region.height), d.region.left))
+
+
+def _ink_masks(window: np.ndarray, pitch: float) -> list[np.ndarray]:
+    """Text strokes darker (then lighter) than the panel around them: the image's difference from its
+    stroke-wide closing (opening)."""
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
+    kernel = np.ones((max(5, round(pitch / 2)) | 1,) * 2, np.uint8)
+    dark = cv2.subtract(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel), grey)
+    light = cv2.subtract(grey, cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel))
+    return [(dark >= TEXT_CONTRAST).astype(np.uint8), (light >= TEXT_CONTRAST).astype(np.uint8)]
+
+
+def _holes(glyph: np.ndarray) -> list[tuple[float, float]]:
+    """Centre height and height (fractions of the glyph's) of each enclosed hole of a glyph mask."""
+    padded = np.pad(~glyph, 1, constant_values=True).astype(np.uint8)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(padded, connectivity=4)
+    h, w = glyph.shape
+    holes = []
+    for label in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[label])
+        if label == labels[0, 0] or area < max(2, 0.02 * h * w):
+            continue
+        holes.append(((centres[label][1] - 1) / h, bh / h))
+    return holes
+
+
+def read_glyph(glyph: np.ndarray) -> str | None:
+    """The digit a text glyph (a boolean mask cut to its ink) shows, by its shape: its holes and where
+    its ink lies; ``None`` for anything else. Letters are refused where they differ from digits: a
+    solid stem down the left (B, D, P, R, E...), no arch over a flat foot (U, X against 2), no stroke
+    down the right under a top bar (T against 7), a round shape wider than tall (O in some fonts)."""
+    h, w = glyph.shape
+    if h < 6:
+        return None
+
+    def ink(top: float, bottom: float, left: float, right: float) -> float:
+        y0, x0 = int(top * h), int(left * w)
+        part = glyph[y0 : max(y0 + 1, int(bottom * h)), x0 : max(x0 + 1, int(right * w))]
+        return float(part.mean())
+
+    if w < 0.45 * h:
+        return "1" if glyph.any(axis=1).mean() > 0.95 and glyph.mean(axis=0).max() > 0.8 else None
+    if ink(0.0, 1.0, 0.0, 0.15) > 0.85:
+        return None  # a letter's stem
+    holes = _holes(glyph)
+    if len(holes) == 2:
+        return "8" if abs(holes[0][0] - holes[1][0]) > 0.25 else None
+    if len(holes) == 1:
+        middle, tall = holes[0]
+        if tall >= 0.45:
+            return "0" if w <= 0.95 * h else None
+        if middle > 0.55:
+            return "6"
+        if middle < 0.45:
+            top_ink = np.flatnonzero(glyph[: max(1, h // 6)].any(axis=0))
+            return "4" if top_ink.mean() > 0.55 * w else "9"
+        return None
+    if ink(0.85, 1.0, 0.0, 1.0) > 0.6 and ink(0.0, 0.15, 0.3, 0.7) > 0.3:
+        return "2"
+    if ink(0.0, 0.15, 0.0, 1.0) > 0.6 and ink(0.85, 1.0, 0.0, 1.0) < 0.3 and ink(0.15, 0.35, 0.6, 1.0) > 0.1:
+        return "7"
+    upper_left, upper_right = ink(0.2, 0.4, 0.0, 0.3), ink(0.2, 0.4, 0.7, 1.0)
+    if upper_left > 0.2 and upper_right < 0.1 and ink(0.0, 0.15, 0.0, 1.0) > 0.5:
+        return "5"
+    if upper_right > 0.2 and upper_left < 0.1 and ink(0.4, 0.6, 0.0, 0.25) < 0.15:
+        return "3"
+    return None
+
+
+_Glyph = tuple[int, int, int, int, str | None]
+
+
+def _split(glyphs: list[_Glyph], joined) -> list[list[_Glyph]]:
+    """Glyphs (sorted by x) in runs, each glyph joined to the last run ``joined`` accepts it into."""
+    runs: list[list[_Glyph]] = []
+    for glyph in glyphs:
+        for run in runs:
+            if joined(run[-1], glyph):
+                run.append(glyph)
+                break
+        else:
+            runs.append([glyph])
+    return runs
+
+
+def _text_numbers(window: np.ndarray, pitch: float) -> list[Display]:
+    """Labelled numbers in the window's text (``UXB : 82``): on a line of text, the last word, when it
+    is all digits of one height and the words before it on the line (its label, two glyphs or more,
+    of about its height) are not all digits."""
+    found = []
+    for mask in _ink_masks(window, pitch):
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        glyphs: list[_Glyph] = []
+        for label in range(1, count):
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            if max(MIN_TEXT, 0.25 * pitch) <= h <= 2.5 * pitch and w <= 1.2 * h:
+                glyphs.append((x, y, w, h, read_glyph(labels[y : y + h, x : x + w] == label)))
+        glyphs.sort()
+        lines = _split(glyphs, lambda a, b: abs(a[1] + a[3] - b[1] - b[3]) <= 0.2 * max(a[3], b[3]))
+        for line in lines:
+            words = _split(line, lambda a, b: 0 <= b[0] - (a[0] + a[2]) <= 0.5 * max(a[3], b[3]))
+            if len(words) < 2:
+                continue
+            last, tallest = words[-1], max(g[3] for g in words[-1])
+            digits = all(char is not None and h >= 0.85 * tallest for _, _, _, h, char in last)
+            label = [g for word in words[:-1] for g in word]
+            labelled = (
+                len(label) >= 2
+                and any(char is None for *_, char in label)
+                and 0.75 * tallest <= max(g[3] for g in label) <= 1.33 * tallest
+            )
+            if digits and labelled:
+                text = "".join(char or "" for *_, char in last)
+                x0, y0 = last[0][0], min(g[1] for g in last)
+                x1, y1 = last[-1][0] + last[-1][2], max(g[1] + g[3] for g in last)
+                found.append(Display(Region(x0, y0, x1 - x0, y1 - y0), text, int(text)))
+    return found
 
 
 def _mine_bounds(board: Board) -> tuple[int, int, int]:
@@ -346,7 +489,7 @@ def mine_counter(
     """
     displays = find_displays(image, geometry)
     if not displays:
-        return CounterReading(None, "no 7-segment counter above or below the board")
+        return CounterReading(None, "no 7-segment counter or labelled number above or below the board")
     flags = None if board is None else _mine_bounds(board)[0]
     candidates = list(displays)
     if board is not None:
@@ -359,6 +502,10 @@ def mine_counter(
         return CounterReading(
             None, f"no display fits the board as mines left ({shown})", None, displays, flags
         )
+    if len(candidates) > 1 and board is not None:
+        standard = STANDARD_MINES.get(board.shape)
+        usual = [d for d in candidates if standard is not None and d.value + (flags or 0) == standard]
+        candidates = usual if len(usual) == 1 else candidates
     if len(candidates) > 1:
         return CounterReading(
             None,
