@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
 import sys
@@ -42,6 +43,7 @@ from bot.progress import Progress  # noqa: E402
 from harness.clients import CLIENTS, Look, make_client, screen_for  # noqa: E402
 from harness.realclients import RealClient, VirtualDisplay  # noqa: E402
 
+LOGGER = logging.getLogger("live_bench")
 STEPS = ("capture", "classify", "solve", "click", "wait", "own")
 
 
@@ -98,6 +100,8 @@ class LiveReport:
     relocations: int = 0
     moves_of_window: int = 0
     disagreements: int = 0
+    crashes: int = 0
+    """Games in which the bot raised an unexpected exception (counted as stops too)."""
     """Games the bot called won or lost where the client's own account says otherwise (misreads)."""
 
     def add(self, index: int, result: GameResult, outcome: str, outside: list[str]) -> None:
@@ -145,6 +149,7 @@ class LiveReport:
             "relocations": self.relocations,
             "window_moves": self.moves_of_window,
             "disagreements": self.disagreements,
+            "crashes": self.crashes,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
@@ -160,7 +165,7 @@ class LiveReport:
         lines = [
             f"{self.client} {self.level}: {self.wins}/{self.games} won = "
             f"{100 * (d['win_rate'] or 0):.1f}% (95% CI {100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}%)",
-            f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops}; "
+            f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops} (crashes {self.crashes}); "
             f"clicks outside the board: {self.clicks_outside}; re-reads: {self.rereads}; "
             f"window moves: {self.moves_of_window}, relocations: {self.relocations}",
             f"game time: mean {d['mean_game_s'] or 0:.2f} s; wins: mean {d['mean_win_s'] or 0:.2f} s, "
@@ -221,7 +226,13 @@ def run(
                     player.new_game()
                 if client_name == "winemine":
                     _next_second()
-                result = player.play_game(index)
+                try:
+                    result = player.play_game(index)
+                except Exception as exc:  # a crash in the bot: record it, start the next game afresh
+                    LOGGER.exception("game %d crashed", index)
+                    result = GameResult(index, "crashed", 0.0, error=f"crash: {type(exc).__name__}: {exc}")
+                    report.crashes += 1
+                    client.restart()
                 outcome = client_outcome(client)
                 report.add(index, result, outcome, mouse.outside)
                 mouse.outside.clear()

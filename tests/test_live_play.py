@@ -58,6 +58,7 @@ def live_bench(
     assert report["games"] == games
     assert report["clicks_outside_board"] == 0, run.stdout
     assert report["disagreements"] == 0, run.stdout
+    assert report["crashes"] == 0, run.stdout  # a refusal is fine, an exception in the bot is not
     assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
     return report, run
 
