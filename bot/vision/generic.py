@@ -304,9 +304,11 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
 
 def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
     """Whether a glyph's solid ink holds two clearly different colours (a flag's red cloth and black
-    pole, a mine's body and shine): a digit is drawn in one colour."""
+    pole, a mine's body and shine): a digit is drawn in one colour. Only the ink's inside counts (its
+    anti-aliased edge blends with the background)."""
     m = (len(tile) - len(ink)) // 2
-    solid = tile[m : len(tile) - m, m : len(tile) - m][ink >= 0.9]
+    core = cv2.erode((ink >= 0.9).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    solid = tile[m : len(tile) - m, m : len(tile) - m][core]
     if len(solid) < 8:
         return False
     _, labels, centres = cv2.kmeans(
