@@ -106,7 +106,10 @@ def read_ace(image: np.ndarray, geometry: Geometry) -> tuple[Board, str]:
 
 
 class AceMinesweeper(RealClient):
-    """``/usr/games/ace-minesweeper``: 32 x 32 cells of 12 px, 200 mines, the penguin starts a new game."""
+    """``/usr/games/ace-minesweeper``: 32 x 32 cells of 12 px, 200 mines, the penguin starts a new game.
+
+    First click: no protection (observed: 6 of 30 random first clicks hit a mine, about the density).
+    """
 
     name = "ace-minesweeper"
     first_click_rule = FirstClickRule.NONE

@@ -97,7 +97,8 @@ class JSMinesweeper(RealClient):
 
     The first game uses ``seed`` (reproducible for a given first click); :meth:`restart` clicks the
     face, which starts a game with a random seed. The first click is always safe (the page places
-    the mines after it, away from the clicked cell), not always an opening.
+    the mines after it, away from the clicked cell), not always an opening (observed: 0 of 30 random
+    first clicks lost, 4 of 30 opened an area).
     """
 
     name = "jsminesweeper"

@@ -134,10 +134,14 @@ def read_xbomb(
 
 
 class XBomb(RealClient):
-    """``xbomb -square -LEVEL``: level 1 (8x8/10), 2 (16x16/40) or 3 (16x30/99, the default)."""
+    """``xbomb -square -LEVEL``: level 1 (8x8/10), 2 (16x16/40) or 3 (16x30/99, the default).
+
+    First click: always opens an area (observed: 30 of 30 random first clicks at level 3 opened a
+    0, where a safe-cell-only rule opens one about 1 time in 6), so the rule is ``zero``.
+    """
 
     name = "xbomb"
-    first_click_rule = FirstClickRule.SAFE
+    first_click_rule = FirstClickRule.ZERO
     new_game = "restart button"
     search = ("--name", "^XBomb")
 
