@@ -618,3 +618,17 @@ def test_a_standard_size_keeps_its_count_and_warns_when_the_counter_disagrees(mo
     player.locate()
     assert player.mines == 10 and player.mines_source == "standard level"
     assert "counter reads 12 mines on a 9x9 board, not the standard 10" in caplog.text
+
+
+def test_a_client_animating_around_its_board_is_still_played():
+    ticks = {"n": 0}
+
+    def animate_the_ring(image, rect, client):
+        ticks["n"] += 1  # a border that changes on every grab: the ring check gives way, the cell's stays
+        board, face = client.geometry.region(), client.geometry.face
+        image[face.top - 2 : board.bottom + 2, board.left - 2 : board.left] = (ticks["n"] % 250, 0, 0)
+
+    client = sim("intermediate", seed=3, rule="zero")
+    capture = Doctored(client, (0, 0), after=0, paint=animate_the_ring)
+    result = Player(capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
+    assert result.status in ("won", "lost") and result.error is None and all_clicks_on_board_or_face(client)

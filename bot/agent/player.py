@@ -114,6 +114,14 @@ def shows_the_end(board: Board) -> bool:
 SAME_PLACE_PIXELS = 1.0
 """A board found again within this many pixels of where it was has not moved."""
 
+RING = 2
+"""Pixels of the window around the board (and face) grabbed with it: they do not change while a game
+is played, so a change there before a click means the window moved or was covered."""
+
+RING_FAILURES = 3
+"""Batches in a row stopped before their first click by the ring alone: the client animates around
+its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+
 
 def read_counter(image: np.ndarray, reading: object) -> int | None:
     """The client's mine counter on a whole-screen image, or None when it cannot be read.
@@ -292,11 +300,26 @@ class Player:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    def _watch_region(self) -> Region:
-        """The screen region re-read each move: the board, and the face when there is one."""
+    def _inner_region(self) -> Region:
+        """The board, and the face when there is one: what changes as a game is played."""
         assert self.geometry is not None
         region = self.geometry.region()
         return region.union(self.geometry.face) if self.geometry.face else region
+
+    def _inner(self, image: np.ndarray) -> np.ndarray:
+        """The :meth:`_inner_region` part of a grab of the watched region (the ring left out)."""
+        inner, region = self._inner_region(), self._watch_region()
+        x, y = inner.left - region.left, inner.top - region.top
+        return image[y : y + inner.height, x : x + inner.width]
+
+    def _watch_region(self) -> Region:
+        """The screen region re-read each move: the board, the face when there is one, and a ring of
+        ``RING`` pixels of the window around them (what :meth:`_still_as_read` checks for a move)."""
+        region = self._inner_region()
+        screen = self.capture.screen_region()
+        left, top = max(region.left - RING, screen.left), max(region.top - RING, screen.top)
+        right, bottom = min(region.right + RING, screen.right), min(region.bottom + RING, screen.bottom)
+        return Region(left, top, right - left, bottom - top)
 
     def _grab(self) -> np.ndarray:
         return self.capture.grab(self._watch_region())
@@ -557,32 +580,42 @@ class Player:
             self.mouse.chord(x, y)
         return 1
 
-    def _still_as_read(self, cell: Coord, image: np.ndarray) -> bool:
-        """Whether a cell about to be clicked shows exactly the pixels it had in the reading ``image``.
+    def _still_as_read(self, cell: Coord, image: np.ndarray, ring: bool = True) -> bool:
+        """Whether a cell about to be clicked, and the window's ring around the watched region, show
+        exactly the pixels they had in the reading ``image``.
 
-        One small grab before each click after a batch's first: a cell already opened by an earlier
-        click of the batch needs no click, and a window moved or covered since the reading shows other
-        pixels there, so the click would not land on the cell that was read. Either way, the batch
-        stops and the board is read again.
+        Small grabs before each click: a window moved or covered since the reading shows other pixels
+        there (the ring's corners move with the window even where a shifted board looks the same), so
+        the click would not land on the cell that was read; and a cell already opened by an earlier
+        click of the batch needs no click. Either way, the batch stops and the board is read again.
         """
         assert self.geometry is not None
-        rect = self.geometry.cell_rect(cell)
         region = self._watch_region()
-        x, y = rect.left - region.left, rect.top - region.top
-        try:
-            now = self.capture.grab(rect)
-        except CaptureError:
-            return False
-        return np.array_equal(now, image[y : y + rect.height, x : x + rect.width])
+        parts = [self.geometry.cell_rect(cell)]
+        if ring:
+            parts += [
+                Region(region.left, region.top, region.width, min(RING, region.height)),
+                Region(region.left, region.top, min(RING, region.width), region.height),
+            ]
+        for part in parts:
+            x, y = part.left - region.left, part.top - region.top
+            try:
+                now = self.capture.grab(part)
+            except CaptureError:
+                return False
+            if not np.array_equal(now, image[y : y + part.height, x : x + part.width]):
+                return False
+        return True
 
     def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> None:
-        """Wait until the watched region differs from ``before`` and then stays unchanged for
+        """Wait until the board and face differ from ``before`` and then stay unchanged for
         ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``."""
         t0 = self.clock()
         deadline = t0 + self.options.settle_timeout
         last, still_since = None, t0
+        before = self._inner(before)
         while True:
-            image = self._grab()
+            image = self.capture.grab(self._inner_region())
             now = self.clock()
             if last is None or not np.array_equal(image, last):
                 last, still_since = image, now
@@ -596,7 +629,7 @@ class Player:
 
     def _wait_for_player(self, before: np.ndarray) -> None:
         """In a dry run: wait (within the time limit) until someone else changes the board."""
-        while np.array_equal(self._grab(), before):
+        while np.array_equal(self._inner(self._grab()), self._inner(before)):
             self._check_limits()
             self.sleep(0.05)
 
@@ -655,6 +688,7 @@ class Player:
         opened_safe: set[Coord] = set()
         clicked: list[Coord] = []
         first: tuple[Board, Coord] | None = None
+        ring_failures = 0
         while True:
             self._check_limits()
             rule = self.rule()
@@ -687,19 +721,25 @@ class Player:
             clicked = []
             if sight.board.is_fresh() and moves:
                 first = (sight.board, moves[0].cell)
+            check_ring = ring_failures < RING_FAILURES
             for n, move in enumerate(moves):
-                if n and not self._still_as_read(move.cell, sight.image):
+                if not self._still_as_read(move.cell, sight.image, check_ring):
                     LOGGER.info("cell %s no longer looks as read: reading the board again", move.cell)
+                    if n == 0 and check_ring and self._still_as_read(move.cell, sight.image, ring=False):
+                        ring_failures += 1
                     break
+                if n == 0 and check_ring:
+                    ring_failures = 0
                 clicked.append(move.cell)
                 result.clicks += self._click_move(move)
                 result.moves += 1
-                if move.probability > 0:
+                if move.action is Action.OPEN and move.probability > 0:
                     result.guesses += 1
                 else:
                     opened_safe.update(move.opens or (move.cell,))
             timing.click = (self.clock() - t0) * 1000
-            self._wait_change(sight.image, timing)
+            if clicked:  # else nothing was sent: read again at once
+                self._wait_change(sight.image, timing)
             previous = sight.board
 
     # -- new games --------------------------------------------------------------------------------
