@@ -113,6 +113,10 @@ CROSS_INK = 0.6
 TWO_COLOURS = 100.0
 """Solid ink in two colours at least this far apart (0-255 RGB), each a tenth of it, is no digit."""
 
+MAX_GROUPS = 60
+"""Most different looks a board's cells may fall into (a board shows at most about 16 states, each
+in a few renderings); more means the cells are cut out of line, or this is no board."""
+
 MODEL_GROUPS = 64
 """Most named groups a :class:`GenericModel` remembers."""
 
@@ -731,6 +735,12 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         if hit.all():
             return _result(geometry, states, "generic (learnt)")
     labels = group_cells(looks)
+    if labels.max() + 1 > MAX_GROUPS:
+        odd = np.nonzero(np.bincount(labels) == 1)[0]
+        lone = np.nonzero(np.isin(labels, odd))[0] if len(odd) else np.arange(1)
+        raise _refuse(
+            list(lone), cols, f"is one of {labels.max() + 1} different looks: cells not aligned, or no board"
+        )
     groups = [
         Group(members, tiles[members].mean(axis=0))
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))

@@ -1,0 +1,172 @@
+"""Reading boards with no skin (bot.vision.generic): exact or refused, never wrong.
+
+Every real capture folder present is read at its known geometry (the .json sidecar, else the .txt
+header); each frame must read exactly or be refused, and each client must have an exact frame. The
+same holds under the night-light tint, on rendered looks at fractional scales, and through
+``read_screen(image, "generic")`` and the ``auto`` fallback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.board import Board
+from bot.errors import RecognitionError
+from bot.geometry import Geometry
+from bot.render import render_screen
+from bot.vision import read_board, read_screen
+from bot.vision.cases import stage_boards
+from bot.vision.generic import GenericModel, logic_problem, read_cells
+from bot.vision.glyphs import digit_distances, glyph_shape, reference_fonts, reference_mask
+from harness.colour import night_light
+
+REPO = Path(__file__).resolve().parent.parent
+REAL = REPO / "tests" / "data" / "real"
+FOLDERS = sorted({path.parent for path in REAL.glob("**/*.png")})
+
+
+def capture_geometry(png: Path, board: Board) -> Geometry:
+    """The capture's board geometry: its .json sidecar, else the .txt header's board box and pitch."""
+    sidecar = png.with_suffix(".json")
+    if sidecar.is_file():
+        g = json.loads(sidecar.read_text())["geometry"]
+        return Geometry(g["left"], g["top"], g["pitch_x"], g["pitch_y"], g["rows"], g["cols"])
+    header = {}
+    for line in png.with_suffix(".txt").read_text().splitlines():
+        if line.startswith("# ") and ":" in line:
+            key, value = line[2:].split(":", 1)
+            header[key] = value
+    left, top = (int(v) for v in header["board"].split()[:2])
+    return Geometry(left, top, float(header["pitch"]), float(header["pitch"]), board.rows, board.cols)
+
+
+def exact_or_refused(image: np.ndarray, geometry: Geometry, truth: Board) -> bool:
+    """True when the reading is exact, False when refused; fails the test on any wrong cell."""
+    try:
+        cells = read_cells(image, geometry)
+    except RecognitionError as exc:
+        assert exc.cell is not None and str(exc.cell) in str(exc)
+        return False
+    wrong = np.argwhere(cells.states != truth.cells)
+    assert len(wrong) == 0, f"misread cells {[tuple(int(v) for v in w) for w in wrong[:5]]}"
+    return True
+
+
+def _folder_id(folder: Path) -> str:
+    return str(folder.relative_to(REAL))
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=_folder_id)
+@pytest.mark.parametrize("tinted", [False, True], ids=["plain", "night_light"])
+def test_real_captures_read_exactly_or_are_refused(folder, tinted):
+    exact = 0
+    for png in sorted(folder.glob("*.png")):
+        truth = Board.from_text(png.with_suffix(".txt").read_text())
+        image = cv2.imread(str(png))
+        if tinted:
+            image = night_light(image)
+        exact += exact_or_refused(image, capture_geometry(png, truth), truth)
+    if not tinted and not folder.name.startswith(
+        "t"
+    ):  # one exact frame per client (any JSMinesweeper setting)
+        assert exact >= 1, f"no frame of {_folder_id(folder)} read exactly"
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.75])
+def test_rendered_classic_at_fractional_scales(scale):
+    exact = 0
+    for stage in stage_boards("expert", seed=2):
+        image, geometry = render_screen(
+            stage.board, "classic", scale, status=stage.status, seed=1, screen_size=(2400, 1400)
+        )
+        exact += exact_or_refused(image, geometry, stage.board)
+    assert exact >= 1
+
+
+def test_made_up_looks_never_misread():
+    import styles
+
+    exact = 0
+    for look in styles.LOOKS.values():
+        for lost in (False, True):
+            board = styles.mid_game(16, 30, 99, seed=3, lost=lost)
+            image, geometry = styles.screenshot(board, look, 1.25)
+            exact += exact_or_refused(image, geometry, board)
+    assert exact >= 2
+
+
+def test_realdata_looks_never_misread():
+    import styles
+
+    for name in ("msx", "win7"):
+        look = styles.real_look(name)
+        board = styles.fit_board(styles.mid_game(16, 30, 99, seed=4, lost=name == "msx"), look)
+        image, geometry = styles.screenshot(board, look, 1.0)
+        exact_or_refused(image, geometry, board)
+
+
+def test_a_number_the_board_cannot_hold_is_refused_naming_it():
+    board = Board.from_text("000\n010\n000")  # a 1 with no covered, flagged or mine neighbour
+    image, geometry = render_screen(board, "classic", 1.25, seed=2)
+    with pytest.raises(RecognitionError) as info:
+        read_cells(image, geometry)
+    assert info.value.cell == (1, 1)
+    assert "(1, 1)" in str(info.value)
+    assert logic_problem(board.cells) == (4, "reads 1 but has only 0 covered, flagged or mine neighbour(s)")
+
+
+def test_a_zero_next_to_a_covered_cell_is_refused():
+    assert logic_problem(Board.from_text("0.\n..").cells) == (0, "reads 0 next to a covered cell")
+
+
+def test_successive_frames_reuse_the_learnt_groups():
+    stages = stage_boards("intermediate", seed=5)
+    model = GenericModel()
+    for stage in stages:
+        image, geometry = render_screen(stage.board, "classic", 1.0, status=stage.status, seed=3)
+        try:
+            cells = read_cells(image, geometry, model)
+        except RecognitionError:
+            continue
+        assert np.array_equal(cells.states, stage.board.cells)
+    assert len(model.states) > 0
+    image, geometry = render_screen(stages[1].board, "classic", 1.0, seed=3)
+    again = read_cells(image, geometry, model)
+    assert again.skin_name == "generic (learnt)"
+    assert np.array_equal(again.states, stages[1].board.cells)
+
+
+def test_read_screen_generic_finds_and_reads_a_real_capture():
+    png = REAL / "winemine" / "expert_opening.png"
+    if not png.is_file():
+        pytest.skip("winemine capture absent")
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    image = cv2.imread(str(png))
+    reading = read_screen(image, "generic", mines=99)
+    assert reading.skin_name == "generic"
+    assert reading.board.to_text() == truth.to_text()
+    again = read_board(image, reading.geometry, reading.skin, 99)
+    assert again.board.to_text() == truth.to_text()
+
+
+def test_auto_falls_back_to_generic_when_no_skin_fits():
+    png = REAL / "xbomb" / "expert_fresh.png"
+    if not png.is_file():
+        pytest.skip("xbomb capture absent")
+    reading = read_screen(cv2.imread(str(png)), "auto", mines=99)
+    assert reading.skin_name == "generic"
+    assert any("no known skin fits" in note for note in reading.notes)
+    assert reading.board.to_text() == Board.from_text(png.with_suffix(".txt").read_text()).to_text()
+
+
+@pytest.mark.parametrize("font,weight", reference_fonts()[::3])
+def test_each_reference_digit_reads_as_itself(font, weight):
+    for n in range(1, 9):
+        shape = glyph_shape(reference_mask(n, font, weight))
+        assert shape is not None
+        assert int(digit_distances(shape).argmin()) + 1 == n
