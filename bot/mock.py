@@ -287,7 +287,8 @@ class SimClient:
     # -- the screen ---------------------------------------------------------------------------------
 
     def _state_key(self) -> tuple:
-        return (self.game.board.cells.tobytes(), self.game.status, self.mines_left, self.seconds)
+        """What the screen shows, in short (the cells fix the counter: mines minus flags)."""
+        return (id(self.game), self.game.board.cells.tobytes(), self.game.status, self.seconds)
 
     def move_window(self, origin: tuple[int, int]) -> None:
         """Drag the window so that its top-left corner is at ``origin`` (the board moves with it)."""

@@ -172,6 +172,8 @@ class Player:
         """Board geometry in screen coordinates."""
         self._image_geometry: Geometry | None = None
         self._ratio = 1.0
+        self._screen: Region | None = None
+        """The screen as of the last whole-screen look (its size does not change mid-game)."""
         self._frames = 0
         self.rereads = 0
         """Re-captures caused by an uncertain or inconsistent reading, over the whole session."""
@@ -215,7 +217,7 @@ class Player:
         self.mouse.extra_allowed = [face] if face is not None else []
 
     def _screen_image(self) -> tuple[Region, np.ndarray]:
-        screen = self.capture.screen_region()
+        screen = self._screen = self.capture.screen_region()
         image = self.capture.grab(None)
         self._ratio = image.shape[1] / screen.width
         return screen, image
@@ -316,7 +318,7 @@ class Player:
         """The screen region re-read each move: the board, the face when there is one, and a ring of
         ``RING`` pixels of the window around them (what :meth:`_still_as_read` checks for a move)."""
         region = self._inner_region()
-        screen = self.capture.screen_region()
+        screen = self._screen or self.capture.screen_region()
         left, top = max(region.left - RING, screen.left), max(region.top - RING, screen.top)
         right, bottom = min(region.right + RING, screen.right), min(region.bottom + RING, screen.bottom)
         return Region(left, top, right - left, bottom - top)
@@ -327,7 +329,7 @@ class Player:
     def _region_geometry(self) -> Geometry:
         """The board's geometry in the pixels of a grab of the watched region."""
         assert self._image_geometry is not None
-        screen = self.capture.screen_region()
+        screen = self._screen or self.capture.screen_region()
         region = self._watch_region()
         dx = (region.left - screen.left) * self._ratio
         dy = (region.top - screen.top) * self._ratio
@@ -367,7 +369,7 @@ class Player:
     def _park(self) -> None:
         """Move the pointer off the board (a cursor over a cell corrupts its pixels)."""
         region = self._watch_region()
-        screen = self.capture.screen_region()
+        screen = self._screen or self.capture.screen_region()
         x = region.right + 12 if region.right + 12 < screen.right - 2 else region.left - 12
         y = region.top + region.height // 2
         self.mouse.move(max(screen.left + 2, x), y)
