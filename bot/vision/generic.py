@@ -72,7 +72,8 @@ SAME_PEAK = 40.0
 """Largest 98th-percentile colour difference (most different channel) between two cells of one group."""
 
 PLAIN_RESIDUAL = 18.0
-"""A group whose core departs at most this much (98th percentile, 0-255) from a fitted colour ramp is plain."""
+"""A group whose core departs at most this much (98th percentile, 0-255) from a fitted colour ramp is
+plain."""
 KIND_DISTANCE = 40.0
 """Plain groups whose mean colours are nearer than this (0-255 RGB) are one kind."""
 FRAME_COLOUR = 24.0
@@ -363,10 +364,7 @@ def ink_of(tile: np.ndarray, base: np.ndarray | None, margin: int = INSET) -> np
     own background), scaled by the glyph's own contrast, keeping only parts reaching the core. Against
     a base, frames cancel out, so a glyph drawn into the edge band can be seen whole (a small margin)."""
     inner = tile[margin:-margin, margin:-margin]
-    if base is not None:
-        ground = base[margin:-margin, margin:-margin]
-    else:
-        ground = own_background(tile)[None, None, :]
+    ground = base[margin:-margin, margin:-margin] if base is not None else own_background(tile)[None, None]
     distance = np.sqrt(((inner - ground) ** 2).sum(axis=2))
     contrast = quantile(distance, 0.99)
     if contrast < 1.0:
@@ -513,7 +511,8 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
 
 
 def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
-    """The plain group a glyph group sits on: framed alike (a raised glyph tile only on a raised one), and clearly
+    """The plain group a glyph group sits on: framed alike (a raised glyph tile only on a raised one),
+    and clearly
     more alike than any plain group of another kind; None for a cell with its own background."""
     same = [i for i in plain if groups[i].raised or not g.raised]
     if not same:

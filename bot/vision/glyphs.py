@@ -84,7 +84,8 @@ SEGMENTS = {
     7: "abc",
     8: "abcdefg",
 }
-"""Seven-segment digits (a top, b upper right, c lower right, d bottom, e lower left, f upper left, g middle)."""
+"""Seven-segment digits (a top, b upper right, c lower right, d bottom, e lower left, f upper left,
+g middle)."""
 
 
 def _draw_pixel_font(rows: tuple[str, ...], scale: int = 8) -> np.ndarray:
@@ -125,7 +126,7 @@ def _draw_hershey(n: int, font: int, thick: int) -> np.ndarray:
 
 
 def reference_mask(n: int, font: str, weight: int) -> np.ndarray:
-    """Digit ``n`` drawn white on black in ``font`` (a Hershey name, a pixel font or ``seg``) at ``weight``."""
+    """Digit ``n`` white on black in ``font`` (a Hershey name, a pixel font or ``seg``) at ``weight``."""
     if font in HERSHEY:
         return _draw_hershey(n, HERSHEY[font], weight)
     if font in PIXEL_FONTS:
