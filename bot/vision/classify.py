@@ -410,7 +410,7 @@ def rim_distance(image: np.ndarray, geometry: Geometry, skin: Skin) -> np.ndarra
     return rms.min(axis=1).reshape(geometry.rows, geometry.cols)
 
 
-def _dot_products(vectors: np.ndarray, matrix_t: np.ndarray) -> np.ndarray:
+def dot_products(vectors: np.ndarray, matrix_t: np.ndarray) -> np.ndarray:
     """``vectors @ matrix_t`` in row chunks small enough that BLAS keeps each product on one thread."""
     rows = max(1, GEMM_CHUNK // max(1, matrix_t.size))
     if len(vectors) <= rows:
@@ -480,7 +480,7 @@ def _classify(
     blocks = cell_blocks(image, geometry, model, colours)
     vectors = blocks.reshape(rows * cols, -1)
     coarse = _coarse(blocks).reshape(rows * cols, -1)
-    squared = _dot_products(vectors, model.matrix_t)
+    squared = dot_products(vectors, model.matrix_t)
     squared *= -2.0
     own = np.einsum("nd,nd->n", vectors, vectors) + COARSE_WEIGHT**2 * np.einsum("nd,nd->n", coarse, coarse)
     squared += own[:, None]

@@ -219,8 +219,9 @@ def flat_blobs(image: np.ndarray) -> _Blobs:
     """Face blobs of any colour: areas whose every 3x3 neighbourhood is flat (within ``FLAT_SPREAD``
     on each channel). For a screen whose colours are shifted, where no template colour is on show."""
     kernel = np.ones((3, 3), np.uint8)
-    spread = cv2.subtract(cv2.dilate(image, kernel), cv2.erode(image, kernel)).max(axis=2)
-    return _mask_blobs([((spread <= FLAT_SPREAD) * 255).astype(np.uint8)])
+    b, g, r = cv2.split(cv2.subtract(cv2.dilate(image, kernel), cv2.erode(image, kernel)))
+    spread = cv2.max(cv2.max(b, g), r)
+    return _mask_blobs([cv2.compare(spread, FLAT_SPREAD, cv2.CMP_LE)])
 
 
 def _mask_blobs(masks: list[np.ndarray]) -> _Blobs:

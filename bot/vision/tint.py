@@ -22,7 +22,7 @@ import numpy as np
 
 from bot.geometry import Geometry
 from bot.skin import Skin
-from bot.vision.classify import CellReading, cell_blocks, classify_cells, skin_model
+from bot.vision.classify import CellReading, cell_blocks, classify_cells, dot_products, skin_model
 
 MIN_LEVEL = 6
 """Pixel values at or below this (either side) are left out of a fit: black stays black, and a log
@@ -37,6 +37,9 @@ POWERS = (0.4, 2.5)
 
 ANCHOR_RADIUS = 8.0
 """RMS distance (0-255) within which cells count as the same look when finding the commonest one."""
+
+ANCHOR_SEEDS = 64
+"""Most cells tried as the centre of the commonest look."""
 
 ANCHOR_RESIDUAL = 16.0
 """Most RMS error (0-255) left after fitting the commonest look to its best template."""
@@ -101,9 +104,11 @@ def fit_shift(screen: np.ndarray, skin: np.ndarray) -> ColourShift | None:
 
 
 def _anchor(blocks: np.ndarray) -> np.ndarray:
-    """The mean of the largest group of nearly alike cells (``blocks`` is ``(N, D)``)."""
+    """The mean of the largest group of nearly alike cells (``blocks`` is ``(N, D)``), seeded from at
+    most ``ANCHOR_SEEDS`` cells spread over the board."""
+    seeds = blocks[:: max(1, len(blocks) // ANCHOR_SEEDS)]
     squared = (blocks**2).sum(axis=1)
-    between = squared[:, None] + squared[None, :] - 2.0 * blocks @ blocks.T
+    between = (seeds**2).sum(axis=1)[:, None] + squared[None, :] - 2.0 * dot_products(seeds, blocks.T)
     near = np.sqrt(np.maximum(between, 0.0) / blocks.shape[1]) <= ANCHOR_RADIUS
     seed = int(np.argmax(near.sum(axis=1)))
     return blocks[near[seed]].mean(axis=0)
