@@ -721,8 +721,6 @@ class Player:
                 continue
             t0 = self.clock()
             clicked = []
-            if sight.board.is_fresh() and moves:
-                first = (sight.board, moves[0].cell)
             check_ring = ring_failures < RING_FAILURES
             for n, move in enumerate(moves):
                 if not self._still_as_read(move.cell, sight.image, check_ring):
@@ -740,6 +738,8 @@ class Player:
                 else:
                     opened_safe.update(move.opens or (move.cell,))
             timing.click = (self.clock() - t0) * 1000
+            if sight.board.is_fresh() and clicked:
+                first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once
                 self._wait_change(sight.image, timing)
             previous = sight.board
