@@ -1,7 +1,8 @@
 """Calibration on real clients: ``minebot calibrate SHOT --yes`` from one lost Expert screenshot, then
 every other screenshot of that client (same tile size and zoom) read with the new skin.
 
-Each folder of ``tests/data/real`` holding an ``expert_lost.png`` (with ``.txt`` truth) is one set:
+Each folder of ``tests/data/real`` holding an ``expert_lost.png`` (``board_lost.png`` for a client
+with one fixed board; with ``.txt`` truth) is one set:
 winemine, xdemineur, and each ``t{tile}_z{zoom}`` folder of the browser and other clients. The skin is
 made exactly as the command makes it (:func:`calibration.session.calibrate`, nobody to ask), and the
 other screenshots are read as play and ``minebot dry-run`` read them (:func:`bot.vision.read_screen`:
@@ -57,9 +58,18 @@ class SetResult:
     details: list[str] = field(default_factory=list)
 
 
+LOST = ("expert_lost.png", "board_lost.png")
+"""The lost screenshot of a set: the Expert board, or the client's one fixed board (ace-minesweeper)."""
+
+
+def lost_shot(folder: Path) -> Path:
+    return next(folder / name for name in LOST if (folder / name).is_file())
+
+
 def sets(root: Path = REAL) -> list[Path]:
-    """Every folder under ``root`` with a lost Expert screenshot and its truth, in name order."""
-    return sorted(p.parent for p in root.rglob("expert_lost.png") if p.with_suffix(".txt").is_file())
+    """Every folder under ``root`` with a lost Expert (or fixed-size) screenshot and its truth."""
+    found = {p.parent for name in LOST for p in root.rglob(name) if p.with_suffix(".txt").is_file()}
+    return sorted(found)
 
 
 def truth(png: Path) -> Board:
@@ -87,7 +97,7 @@ def run_set(folder: Path, extra: tuple[str, ...] = ()) -> SetResult:
     """Calibrate from the set's ``expert_lost.png`` (plus the ``extra`` screenshots) with ``--yes`` and
     read its other screenshots."""
     result = SetResult(" + ".join([str(folder.relative_to(REAL)), *extra]))
-    lost = folder / "expert_lost.png"
+    lost = lost_shot(folder)
     shots = [lost, *(folder / name for name in extra)]
     start = time.perf_counter()
     try:
@@ -139,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         if "no covered cell" in r.error:  # the client opens every cell on a loss: add a game in progress
             print(f"| {r.name} | calibration failed: {r.error[:90]} |")
             totals.questions += 1
-            r = run_set(folder, ("expert_opening.png",))
+            opening = next(p.name for p in sorted(folder.glob("*_opening.png")))
+            r = run_set(folder, (opening,))
         if r.error:
             print(f"| {r.name} | calibration failed: {r.error} |")
             totals.questions += max(r.questions, 1)

@@ -105,3 +105,27 @@ def choose_mines(
         pool.remove(g)
         best = score
     return chosen
+
+
+def pinned_values(
+    grids: list[np.ndarray], shots: Iterable[int], mines: set[int], undecided: set[int], groups: Iterable[int]
+) -> dict[int, tuple[int, int]]:
+    """For each of ``groups``: the range of values its cells allow together, ``(lo, hi)``.
+
+    A cell touches at least its ``mines`` neighbours and at most those plus its neighbours in
+    ``undecided`` groups (which may be mines); a digit group's value lies in every one of its cells'
+    ranges. ``lo == hi`` pins it; ``lo > hi`` means it cannot be a digit at all.
+    """
+    wanted = set(groups)
+    out = {g: (0, 8) for g in wanted}
+    for k in shots:
+        grid = grids[k]
+        low = mine_counts(grid, mines)
+        high = low + mine_counts(grid, undecided)
+        for gid, lo, hi in zip(
+            grid.ravel().tolist(), low.ravel().tolist(), high.ravel().tolist(), strict=True
+        ):
+            if gid in wanted:
+                a, b = out[gid]
+                out[gid] = (max(a, int(lo)), min(b, int(hi)))
+    return out

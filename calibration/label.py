@@ -31,7 +31,7 @@ import numpy as np
 
 from bot.board import Cell, neighbour_table
 from calibration.cluster import features
-from calibration.counts import choose_mines, group_counts
+from calibration.counts import choose_mines, group_counts, pinned_values
 from calibration.model import Group, Proposal
 
 LOGGER = logging.getLogger(__name__)
@@ -456,7 +456,7 @@ class Labeller:
         red = [(f, g) for f, g in red if f >= 0.5]
         # One mine is clicked per game: a red-ground look on more cells than there are screenshots
         # is the shown mines drawn on red (every mine of a lost board), not the exploded one.
-        single = [(f, g) for f, g in red if g.count <= len(self.grids)]
+        single = [(f, g) for f, g in red if g.count <= len({m.shot for m in g.members})]
         if exploded is None and single:
             share, g = max(single, key=lambda t: t[0])
             exploded = g.id
@@ -607,39 +607,69 @@ class Labeller:
             if p.confident and p.state in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
         }
         mines = choose_mines(self.grids, exact, shown, todo, revealed)
-        per = group_counts(self.grids, exact, mines)
         covered = self._group_of(Cell.COVERED)
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
-            if gid in mines:
-                if self._mine_shaped(gid, crossed=False):
-                    self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
-                elif covered is not None and self.base[gid] == self.base[covered]:
-                    why = "a mark on the covered cell that the numbers around it count: a flag"
-                    self._propose(gid, Cell.FLAG, True, why)
-                else:
-                    why = "counted as a mine, the counts around it agree better (its look is not sure)"
-                    self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
+            if gid not in mines:
                 continue
-            counts = per[gid]
-            value = counts.mode
-            on_covered = covered is not None and self.base[gid] == self.base[covered]
-            if counts.uniform and value is not None and 1 <= value <= 8 and not self._mine_shaped(gid):
-                if on_covered:
-                    why = f"its cells touch {value} mines, but it is drawn on the covered cell's base"
-                    self._propose(gid, None, False, why, (Cell(value), Cell.WRONG_FLAG))
-                    continue
-                twin = self._same_value_shape(gid, value)
-                why = f"each of its {counts.cells} cell(s) touches exactly {value} mines or flags"
-                if twin is not None:
-                    why += f"; but its glyph is not shaped like #{twin}'s"
-                    self._propose(gid, Cell(value), False, why)
-                else:
-                    self._propose(gid, Cell(value), True, why)
-            elif gid in looked and looked[gid].state == Cell.FLAG:
+            if self._mine_shaped(gid, crossed=False):
+                self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
+            elif covered is not None and self.base[gid] == self.base[covered]:
+                why = "a mark on the covered cell that the numbers around it count: a flag"
+                self._propose(gid, Cell.FLAG, True, why)
+            else:
+                why = "counted as a mine, the counts around it agree better (its look is not sure)"
+                self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
+        self._pin_digits([gid for gid in todo if gid not in mines], exact)
+        for gid in todo:
+            if gid in self.proposals:
+                continue
+            if gid in looked and looked[gid].state == Cell.FLAG:
                 why = "a mark like a flag that the numbers around it do not count: a wrong flag"
                 self._propose(gid, Cell.WRONG_FLAG, False, why)
             elif gid in looked:
                 self.proposals[gid] = looked[gid]
+
+    def _pin_digits(self, todo: list[int], exact: set[int]) -> None:
+        """Label the glyph groups whose value the counts pin, over and over while that labels more.
+
+        A group without a sure label whose cells touch different counts cannot be a digit, so it may
+        be a mine the looks missed (as may an unsure one): each cell's count is then only known to
+        lie between its sure mine-like neighbours and those plus such undecided neighbours, and a
+        group is that digit when its cells' ranges meet in one value
+        (:func:`calibration.counts.pinned_values`).
+        A digit is never drawn on the covered cell's base, nor shaped like a mine, nor shaped unlike
+        a larger group of the same digit: such a group is left unsure.
+        """
+        covered = self._group_of(Cell.COVERED)
+        left = list(todo)
+        changed = True
+        while changed and left:
+            changed = False
+            mines = self._mine_like()
+            per = group_counts(self.grids, exact, mines)
+            undecided = {
+                g.id
+                for g in self.groups
+                if g.id not in mines
+                and not (self.proposals.get(g.id) is not None and self.proposals[g.id].confident)
+                and (g.id in self.proposals or (g.id in per and not per[g.id].uniform))
+            }
+            ranges = pinned_values(self.grids, exact, mines, undecided, left)
+            for gid in sorted(left, key=lambda g: -self.groups[g].count):
+                lo, hi = ranges[gid]
+                if lo != hi or not 1 <= lo <= 8 or self._mine_shaped(gid):
+                    continue
+                left.remove(gid)
+                changed = True
+                cells = self.groups[gid].count
+                why = f"each of its {cells} cell(s) touches exactly {lo} mines or flags"
+                if covered is not None and self.base[gid] == self.base[covered]:
+                    why = f"its cells touch {lo} mines, but it is drawn on the covered cell's base"
+                    self._propose(gid, None, False, why, (Cell(lo), Cell.WRONG_FLAG))
+                elif (twin := self._same_value_shape(gid, lo)) is not None:
+                    self._propose(gid, Cell(lo), False, why + f"; but its glyph is not shaped like #{twin}'s")
+                else:
+                    self._propose(gid, Cell(lo), True, why)
 
     def _same_value_shape(self, gid: int, value: int) -> int | None:
         """A larger group already labelled ``value`` whose glyph is not shaped like this group's (a
