@@ -217,7 +217,7 @@ class _Tree:
             total = state.bit_count()
             result = None
             open_cells = []
-            for i in range(n):
+            for i in live:
                 mines = (state & mine_sets[i]).bit_count()
                 if not mines:  # safe in every arrangement: free information if its number varies
                     if varies(state, i):
@@ -240,6 +240,8 @@ class _Tree:
 
         total = state.bit_count()
         open_cells = [i for i in range(n) if state & mine_sets[i] and state & ~mine_sets[i]]
+        # a cell determined in this state, with one number if safe, stays so in every state below it
+        live = [i for i in range(n) if i in open_cells or (not state & mine_sets[i] and varies(state, i))]
         best: tuple[int, float] | None = None
         best_safe = 0
         unknown = self.unknown

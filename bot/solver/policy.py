@@ -31,7 +31,7 @@ from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
 from bot.solver.engine import WORK, Probabilities, log_weight, solve
-from bot.solver.rules import COVERED, FLAG, Knowledge, check_playable
+from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -231,7 +231,7 @@ def _certain_moves(know: Knowledge, certain: dict[int, str], flags: bool) -> lis
         return [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in safe]
     moves = [Move(Action.FLAG, _rc(know, j), 1.0, certain[j]) for j in mines]
     mine_set, todo = set(mines), set(safe)
-    for n in sorted({k for j in safe for k in know.nbrs[j] if cells[k] <= Cell.EIGHT}):
+    for n in sorted({k for j in safe for k in know.nbrs[j] if cells[k] <= EIGHT}):
         around = [k for k in know.nbrs[n] if cells[k] == COVERED]
         if all(k in mine_set or k in certain for k in around):
             opens = [k for k in around if k in todo]
