@@ -133,3 +133,12 @@ def test_no_counter_is_said_plainly():
     image = np.full((140, 200, 3), (180, 180, 180), np.uint8)
     reading = mine_counter(image, BOARD_AREA)
     assert reading.value is None and "no 7-segment counter" in reading.reason
+
+
+def test_counter_read_again_where_it_was():
+    png = REAL / "xdemineur" / "expert_flags.png"
+    image = cv2.imread(str(png))
+    reading = read_screen(image, "xdemineur")
+    first = mine_counter(image, reading.geometry, reading.board)
+    again = mine_counter(image, reading.geometry, reading.board, earlier=first)
+    assert again.value == first.value == _mines_left(_truth(png)) and again.display == first.display

@@ -456,26 +456,32 @@ def _mine_bounds(board: Board) -> tuple[int, int, int]:
     """(flags counted by the counter, least and most total mines the board allows)."""
     cells = board.cells
     flags = int(np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
-    shown = int(np.isin(cells, (Cell.FLAG, Cell.MINE, Cell.EXPLODED)).sum())
-    covered = int((cells == Cell.COVERED).sum())
-    # numbers whose covered neighbours do not overlap each need their own mines
-    used = np.zeros(cells.shape, dtype=bool)
+    mine = np.isin(cells, (Cell.FLAG, Cell.MINE, Cell.EXPLODED))
+    covered = cells == Cell.COVERED
+    rows, cols = cells.shape
+    pad_mine, pad_covered = np.pad(mine, 1), np.pad(covered, 1)
+    around = [(dr, dc) for dr in (0, 1, 2) for dc in (0, 1, 2) if (dr, dc) != (1, 1)]
+    known = sum(pad_mine[dr : dr + rows, dc : dc + cols].astype(np.int16) for dr, dc in around)
+    need = np.where(cells <= Cell.EIGHT, cells.astype(np.int16) - known, 0)
+    # numbers whose covered neighbours do not overlap each need their own mines (greedy, largest first)
+    used = np.zeros((rows + 2, cols + 2), dtype=bool)
     hidden = 0
-    numbers = [(int(cells[r, c]), (r, c)) for r, c in zip(*np.nonzero(cells <= Cell.EIGHT), strict=True)]
-    for n, (r, c) in sorted(numbers, reverse=True):
-        around = [p for p in board.neighbours((r, c))]
-        known = sum(cells[p] in (Cell.FLAG, Cell.MINE, Cell.EXPLODED) for p in around)
-        open_ = [p for p in around if cells[p] == Cell.COVERED]
-        if n > known and open_ and not any(used[p] for p in open_):
-            hidden += min(n - known, len(open_))
-            for p in open_:
-                used[p] = True
-    return flags, max(1, shown + hidden), shown + covered
+    for index in np.argsort(-need, axis=None, kind="stable"):
+        r, c = divmod(int(index), cols)
+        if need[r, c] <= 0:
+            break
+        window = (slice(r, r + 3), slice(c, c + 3))
+        open_ = pad_covered[window]
+        if open_.any() and not (used[window] & open_).any():
+            hidden += min(int(need[r, c]), int(open_.sum()))
+            used[window] |= open_
+    shown = int(mine.sum())
+    return flags, max(1, shown + hidden), shown + int(covered.sum())
 
 
-def _fits(display: Display, board: Board) -> bool:
-    """True when the display's value can be the mines left on this board."""
-    flags, least, most = _mine_bounds(board)
+def _fits(display: Display, bounds: tuple[int, int, int]) -> bool:
+    """True when the display's value can be the mines left on a board with these ``_mine_bounds``."""
+    flags, least, most = bounds
     return least <= display.value + flags <= most
 
 
@@ -485,15 +491,22 @@ def mine_counter(
     """Find and read the mine counter near a located board (see the module docstring for how).
 
     ``board`` (the board read from the same image) rules out displays that cannot be the mines left;
-    ``earlier`` (a reading of an earlier frame) rules out a display that changed while the flags did not.
+    ``earlier`` (a reading of an earlier frame) rules out a display that changed while the flags did not,
+    and when it had found the counter, the counter is read again where it was (cheap, each move).
     """
+    bounds = None if board is None else _mine_bounds(board)
+    flags = None if bounds is None else bounds[0]
+    if earlier is not None and earlier.display is not None:
+        again = _reread(image, geometry, earlier.display)
+        if again is not None and (bounds is None or _fits(again, bounds)):
+            others = [again if d == earlier.display else d for d in earlier.displays]
+            return CounterReading(again.value, "", again, others, flags)
     displays = find_displays(image, geometry)
     if not displays:
         return CounterReading(None, "no 7-segment counter or labelled number above or below the board")
-    flags = None if board is None else _mine_bounds(board)[0]
     candidates = list(displays)
-    if board is not None:
-        candidates = [d for d in candidates if _fits(d, board)]
+    if bounds is not None:
+        candidates = [d for d in candidates if _fits(d, bounds)]
     if earlier is not None and earlier.flags == flags:
         before = {(d.region.left, d.region.top): d.value for d in earlier.displays}
         candidates = [d for d in candidates if before.get((d.region.left, d.region.top), d.value) == d.value]
@@ -515,6 +528,26 @@ def mine_counter(
             flags,
         )
     return CounterReading(candidates[0].value, "", candidates[0], displays, flags)
+
+
+def _reread(image: np.ndarray, geometry: Geometry, display: Display) -> Display | None:
+    """The display found where it was before (the cheap path each move), or ``None``."""
+    region, pitch = display.region, max(geometry.pitch_x, geometry.pitch_y)
+    grow = region.height
+    left, top = max(0, region.left - 4 * grow), max(0, region.top - grow)
+    right = min(image.shape[1], region.right + grow)
+    bottom = min(image.shape[0], region.bottom + grow)
+    window = image[top:bottom, left:right]
+    strokes = _stroke_mask(window, pitch)
+    found = [d for box in _groups(strokes, pitch) for d in _read_display(window, strokes, box, pitch)]
+    found = found or _text_numbers(window, pitch)
+    found = [replace(d, region=d.region.offset(left, top)) for d in found]
+    same = [
+        d
+        for d in found
+        if abs(d.region.right - region.right) <= grow / 2 and abs(d.region.top - region.top) <= grow / 2
+    ]
+    return same[0] if len(same) == 1 else None
 
 
 def read_mine_counter(image: np.ndarray, geometry: Geometry, board: Board | None = None) -> int | None:
