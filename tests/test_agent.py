@@ -632,3 +632,18 @@ def test_a_client_animating_around_its_board_is_still_played():
     capture = Doctored(client, (0, 0), after=0, paint=animate_the_ring)
     result = Player(capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
     assert result.status in ("won", "lost") and result.error is None and all_clicks_on_board_or_face(client)
+
+
+def test_a_game_left_half_played_is_not_taken_for_a_new_one():
+    from bot.errors import MinebotError
+
+    client = sim(rule="zero")
+    client.input.click(*client.geometry.cell_center((4, 4)))  # a game under way, never ended
+    options = PlayOptions(new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)
+    player = Player(client.capture, client.input, options, sleep=lambda s: None)
+    player.locate()
+    with pytest.raises(MinebotError, match="no new game showed"):
+        player.new_game()
+    player.options.new_game = parse_new_game("F2")
+    player.new_game()
+    assert player.new_game_way == "F2" and client.game.board.is_fresh()

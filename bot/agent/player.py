@@ -787,16 +787,25 @@ class Player:
             self.mouse.allow(Region(x, y, 1, 1))
             self.mouse.click(x, y)
 
-    def _fresh_game_shown(self, way: NewGame) -> bool:
+    def _board_now(self) -> Board | None:
+        """The board on screen where it was last seen, or None when it cannot be read."""
+        try:
+            return self._read(self._grab()).board
+        except (RecognitionError, CaptureError, ContradictionError):
+            return None
+
+    def _fresh_game_shown(self, way: NewGame, before: Board | None) -> bool:
         """Whether a new game is on screen (within ``settle_timeout``, ``restart_wait`` after a restart):
-        the board found again, playing, and not the board the last game ended on."""
+        the board found again, playing, and neither the board the last game ended on nor the one on
+        screen ``before`` the new game was asked for (unless that was untouched too)."""
         wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
         deadline = self.clock() + wait
         while True:
             try:
                 self.locate()
-                sight = self._read(self._grab())
-                if sight.status is GameStatus.PLAYING and sight.board != self._last_board:
+                board = self._read(self._grab())
+                changed = before is None or board.board != before or board.board.is_fresh()
+                if board.status is GameStatus.PLAYING and board.board != self._last_board and changed:
                     return True
             except (RecognitionError, CaptureError, BoardNotFoundError) as exc:
                 LOGGER.info("no new game yet: %s", exc)
@@ -814,6 +823,7 @@ class Player:
         assert self.skin is not None and self.geometry is not None
         tried = []
         for way in self._new_game_ways():
+            before = self._board_now()
             try:
                 self._start(way)
             except AbortedError:
@@ -821,7 +831,7 @@ class Player:
             except MinebotError as exc:
                 tried.append(f"{way}: {exc}")
                 continue
-            if self._fresh_game_shown(way):
+            if self._fresh_game_shown(way, before):
                 self.new_game_way = str(way)
                 return
             tried.append(f"{way}: no new game showed")
