@@ -50,6 +50,8 @@ MIN_SIDE = 5
 """Fewest rows and columns of a board: a toolbar, a counter or a keypad is no board."""
 MERGE_CELLS = 3
 """Face groups on one lattice with at most this many cells between them are one board's."""
+TYPICAL_STRIPS = 8
+"""Rows (columns) sampled for the board's typical grid-line strength."""
 CROP_CELLS = 10
 """How far (in cells) beyond its faces a board is looked at: opened areas with no faces of their own."""
 STRIP_SHARE = 0.5
@@ -134,9 +136,9 @@ _SMOOTH = np.array([0.25, 0.5, 0.25])
 
 def flat_mask(gray: np.ndarray) -> np.ndarray:
     """1 where a pixel differs little from its 4 neighbours, on the image or its smoothed twin."""
-    step = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, _CROSS)
+    step = cv2.subtract(cv2.dilate(gray, _CROSS), cv2.erode(gray, _CROSS))
     smooth = cv2.sepFilter2D(gray, -1, _SMOOTH, _SMOOTH, borderType=cv2.BORDER_REPLICATE)
-    smooth_step = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, _CROSS)
+    smooth_step = cv2.subtract(cv2.dilate(smooth, _CROSS), cv2.erode(smooth, _CROSS))
     return ((step <= FLAT_STEP) | (smooth_step <= SMOOTH_STEP)).astype(np.uint8)
 
 
@@ -145,7 +147,7 @@ def half_flat_mask(gray: np.ndarray) -> np.ndarray:
     tile's checker pattern), where the smoothed half-size image is flat."""
     h, w = gray.shape
     h2, w2 = h // 2, w // 2
-    step = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, _CROSS)
+    step = cv2.subtract(cv2.dilate(gray, _CROSS), cv2.erode(gray, _CROSS))
     fine = ((step <= FLAT_STEP) * np.uint8(255))[: 2 * h2, : 2 * w2]
     share = cv2.resize(fine, (w2, h2), interpolation=cv2.INTER_AREA)
     small = cv2.pyrDown(gray)[:h2, :w2]
@@ -333,12 +335,11 @@ def _kinds(faces: _Faces) -> np.ndarray:
 
 
 def _steps(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Grey steps into each pixel from its left (``ex``) and from above (``ey``), as int16."""
-    g = gray.astype(np.int16)
-    ex = np.zeros(g.shape, np.int16)
-    ey = np.zeros(g.shape, np.int16)
-    ex[:, 1:] = np.abs(g[:, 1:] - g[:, :-1])
-    ey[1:, :] = np.abs(g[1:, :] - g[:-1, :])
+    """Grey steps into each pixel from its left (``ex``) and from above (``ey``), uint8."""
+    ex = np.zeros_like(gray)
+    ey = np.zeros_like(gray)
+    ex[:, 1:] = cv2.absdiff(gray[:, 1:], gray[:, :-1])
+    ey[1:, :] = cv2.absdiff(gray[1:, :], gray[:-1, :])
     return ex, ey
 
 
@@ -346,18 +347,26 @@ class _Board:
     """One candidate board being fitted: the grey image's steps and the two axes."""
 
     def __init__(self, gray: np.ndarray, ex: np.ndarray, ey: np.ndarray, ax: _Axis, ay: _Axis):
-        self.gray, self.ex, self.ey, self.ax, self.ay = gray, ex, ey, ax, ay
+        self.gray, self.ax, self.ay = gray, ax, ay
+        # Integral images of the step maps: any band's mean profile costs two subtractions.
+        self.sums = (cv2.integral(ey), cv2.integral(ex))  # axis 0: y-steps, axis 1: x-steps
         self.typical: dict[int, float] = {}
+
+    def band(self, axis: int, lo: int, hi: int) -> np.ndarray:
+        """Mean step along ``axis`` (1: x-steps per column, 0: y-steps per row) over band [lo, hi) of
+        the other axis (rows for axis 1, columns for axis 0)."""
+        sums = self.sums[axis] if axis == 1 else self.sums[axis].T
+        lo, hi = max(lo, 0), min(hi, sums.shape[0] - 1)
+        if hi <= lo:
+            return np.zeros(sums.shape[1] - 1)
+        return np.diff(sums[hi] - sums[lo]) / (hi - lo)
 
     # -- phase and pitch --------------------------------------------------------------------------
 
     def profile(self, axis: int) -> np.ndarray:
         """Mean step along ``axis`` (1: x, 0: y) over the board's span on the other axis."""
-        if axis == 1:
-            lo, hi = max(self.ay.line(0), 0), min(self.ay.line(self.ay.count), self.gray.shape[0])
-            return self.ex[lo:hi].mean(axis=0)
-        lo, hi = max(self.ax.line(0), 0), min(self.ax.line(self.ax.count), self.gray.shape[1])
-        return self.ey[:, lo:hi].mean(axis=1)
+        other = self.ay if axis == 1 else self.ax
+        return self.band(axis, other.line(0), other.line(other.count))
 
     def phase(self, axis: int) -> _Axis:
         """The axis moved by whole pixels so its boundaries sit on the folded step profile's peak."""
@@ -413,13 +422,12 @@ class _Board:
         0) above the strip's own level inside the cells either side (grid lines, not texture); and
         how much stronger the strip's steps are on the lattice than off it (text is as strong off)."""
         along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
-        edges = self.ex if axis == 0 else self.ey.T
         lo, hi = across.line(index), across.line(index + 1)
-        h, w = edges.shape
+        h, w = self.gray.shape if axis == 0 else self.gray.shape[::-1]
         if lo < 0 or hi > h:
             return np.zeros(0), 0.0
         margin = (hi - lo) // 5
-        profile = edges[lo + margin : hi - margin].mean(axis=0)
+        profile = self.band(1 - axis, lo + margin, hi - margin)
         lines = along.lines()
         inner = lines[1:-1]
         if len(inner) == 0 or lines[0] < 1 or lines[-1] + 1 >= w:
@@ -431,8 +439,7 @@ class _Board:
             on[np.clip(inner + d - lines[0], 0, len(span) - 1)] = True
         off = float(span[~on].mean()) if (~on).any() else 0.0
         contrast = float(peak.mean()) / max(off, 1e-6)
-        fracs = np.linspace(0.25, 0.75, 7)
-        middles = np.round(lines[:-1, None] + fracs[None, :] * along.pitch).astype(np.intp)
+        middles = np.round(lines[:-1, None] + _MIDDLES[None, :] * along.pitch).astype(np.intp)
         level = profile[middles].min(axis=1)  # texture steps everywhere; a glyph's strokes do not
         return peak - np.maximum(level[:-1], level[1:]), contrast
 
@@ -449,6 +456,10 @@ def _seam_offset(seam: np.ndarray, peak_at: int) -> float:
         return -1.0
     before = float(seam[peak_at - 1]) if peak_at > 0 else 0.0
     return -before / max(before + peak, 1e-9)
+
+
+_MIDDLES = np.linspace(0.25, 0.75, 7)
+"""Where in a cell its own level is sampled (fractions of the pitch)."""
 
 
 def _faces_at(faces: _Faces, ax: _Axis, ay: _Axis, rows: int, cols: int) -> np.ndarray:
@@ -501,11 +512,8 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
     kinds = _kinds(faces)
     for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
         index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
-        if (
-            fits.sum() >= MIN_GROUP
-            and np.ptp(index[fits]) >= 2
-            and abs(pitch - axis.pitch) < 0.1 * axis.pitch
-        ):
+        steady = abs(pitch - axis.pitch) < 0.1 * axis.pitch
+        if fits.sum() >= MIN_GROUP and np.ptp(index[fits]) >= 2 and steady:
             _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
 
 
@@ -566,19 +574,7 @@ def _strip_ok(board: _Board, kinds: _Faces, axis: int, index: int) -> bool:
 
 def _grow(board: _Board, faces: _Faces) -> None:
     """Add rows and columns while they show the board's structure; trim outer ones that do not."""
-    board.typical = {
-        axis: float(
-            np.median(
-                np.concatenate(
-                    [
-                        board.cross_boundaries(axis, i)[0]
-                        for i in range((board.ay if axis == 0 else board.ax).count)
-                    ]
-                )
-            )
-        )
-        for axis in (0, 1)
-    }
+    board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
     for axis in (0, 1):
         changed = True
         while changed:
@@ -596,6 +592,15 @@ def _grow(board: _Board, faces: _Faces) -> None:
             elif _strip_ok(board, faces, axis, a.count):
                 _set(board, axis, replace(a, count=a.count + 1))
                 changed = True
+
+
+def _typical_line(board: _Board, axis: int) -> float:
+    """The median strength of the boundaries across the board's rows (axis 0) or columns, over at
+    most :data:`TYPICAL_STRIPS` of them spread over the board."""
+    count = (board.ay if axis == 0 else board.ax).count
+    picks = np.unique(np.linspace(0, count - 1, min(count, TYPICAL_STRIPS)).round().astype(int))
+    values = np.concatenate([board.cross_boundaries(axis, int(i))[0] for i in picks])
+    return float(np.median(values)) if len(values) else 0.0
 
 
 def _set(board: _Board, axis: int, value: _Axis) -> None:
@@ -640,6 +645,9 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
         return []
     fits: list[GridFit] = []
     for group in groups:
+        cx, cy = float(np.median(faces.cx[group])), float(np.median(faces.cy[group]))
+        if any(f.geometry.region().contains(cx, cy) for f in fits):
+            continue  # faces of a board already found (opened cells of another size)
         fit = _fit_crop(gray, faces.take(group))
         if fit is None or any(_overlap(fit.geometry, f.geometry) for f in fits):
             continue
