@@ -174,12 +174,7 @@ class Knowledge:
             for j, v in zip(changed, values, strict=True):
                 if v == FLAG:
                     continue
-                unknown, need = [], v
-                for k in self.nbrs[j]:
-                    if cells[k] == FLAG or known.get(k) is True:
-                        need -= 1
-                    elif cells[k] == COVERED and k not in known:
-                        unknown.append(k)
+                unknown, need = self._open_around(j, v)
                 if need < 0 or need > len(unknown):
                     return False
                 if unknown:
@@ -188,6 +183,17 @@ class Knowledge:
         except ContradictionError:
             return False
         return True
+
+    def _open_around(self, cell: int, value: int) -> tuple[list[int], int]:
+        """The unknown neighbours of a number ``value`` at ``cell`` and the mines still needed there."""
+        cells, known = self.cells, self.known
+        unknown, need = [], value
+        for k in self.nbrs[cell]:
+            if cells[k] == FLAG or known.get(k) is True:
+                need -= 1
+            elif cells[k] == COVERED and k not in known:
+                unknown.append(k)
+        return unknown, need
 
     def _add_constraint(self, cell: int, unknown: list[int], need: int) -> None:
         self.cons[cell] = [set(unknown), need]
@@ -222,13 +228,7 @@ class Knowledge:
         new._settle(cell, False, "hypothesis")
         new.cells[cell] = value
         new.covered.discard(cell)
-        known, cells = new.known, new.cells
-        unknown, need = [], value
-        for j in new.nbrs[cell]:
-            if cells[j] == FLAG or known.get(j) is True:
-                need -= 1
-            elif cells[j] == COVERED and j not in known:
-                unknown.append(j)
+        unknown, need = new._open_around(cell, value)
         if need < 0 or need > len(unknown):
             raise ContradictionError(
                 f"cell {divmod(cell, new.cols)} cannot show {value}", divmod(cell, new.cols)
