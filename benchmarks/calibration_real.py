@@ -11,12 +11,14 @@ would need a question (``--yes`` fails then), the unsure groups left out, and ov
 screenshots: read exactly, refused (vision declined a cell: never a wrong click), and wrong (a cell
 read as another state, or a board found at another size): wrong must be 0.
 
-    python benchmarks/calibration_real.py [--only NAME]
+    python benchmarks/calibration_real.py [--only NAME] [--details] [--sidecar-grid]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 import tempfile
 import time
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.board import Board  # noqa: E402
 from bot.errors import MinebotError  # noqa: E402
+from bot.geometry import Geometry  # noqa: E402
 from bot.skin import load_skin  # noqa: E402
 from bot.vision import read_screen  # noqa: E402
 from calibration.model import CalibrationError  # noqa: E402
@@ -93,13 +96,39 @@ def read_one(png: Path, skin_folder: Path) -> tuple[str, int, str]:
     return "exact", 0, ""
 
 
-def run_set(folder: Path, extra: tuple[str, ...] = ()) -> SetResult:
+def sidecar_geometry(png: Path) -> Geometry:
+    """The exact board geometry the capture recorded next to a screenshot (``NAME.json``)."""
+    g = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))["geometry"]
+    return Geometry(g["left"], g["top"], g["pitch_x"], g["pitch_y"], g["rows"], g["cols"])
+
+
+@contextlib.contextmanager
+def exact_grid(shots: list[Path]):  # type: ignore[no-untyped-def]
+    """Calibration takes the recorded geometry of ``shots`` instead of finding the grid (to measure
+    the labelling alone); reading the other screenshots still finds the board itself."""
+    import calibration.pipeline as pipeline
+
+    found = pipeline._locate
+    by_name = {p.name: sidecar_geometry(p) for p in shots}
+    pipeline._locate = lambda name, image, truth: by_name[Path(name).name]  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        pipeline._locate = found
+
+
+def run_set(folder: Path, extra: tuple[str, ...] = (), sidecar: bool = False) -> SetResult:
     """Calibrate from the set's ``expert_lost.png`` (plus the ``extra`` screenshots) with ``--yes`` and
-    read its other screenshots."""
+    read its other screenshots; ``sidecar``: with the recorded grid (:func:`exact_grid`)."""
     result = SetResult(" + ".join([str(folder.relative_to(REAL)), *extra]))
     lost = lost_shot(folder)
     shots = [lost, *(folder / name for name in extra)]
     start = time.perf_counter()
+    with exact_grid(shots) if sidecar else contextlib.nullcontext():
+        return _run(result, folder, shots, start)
+
+
+def _run(result: SetResult, folder: Path, shots: list[Path], start: float) -> SetResult:
     try:
         analysis = analyse([(p.name, cv2.imread(str(p))) for p in shots])
         result.questions = sum(not can_leave_out(p, analysis) for p in analysis.unsure())
@@ -135,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="only sets whose name contains this")
     parser.add_argument("--details", action="store_true", help="say why each frame was refused or wrong")
+    parser.add_argument(
+        "--sidecar-grid",
+        action="store_true",
+        help="calibrate with the recorded board geometry (NAME.json): the labels alone, not the grid finder",
+    )
     args = parser.parse_args(argv)
     print(
         "| set | questions | left out | other frames | read exactly | refused (unseen state) | refused "
@@ -145,12 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     for folder in sets():
         if args.only and args.only not in str(folder):
             continue
-        r = run_set(folder)
+        r = run_set(folder, sidecar=args.sidecar_grid)
         if "no covered cell" in r.error:  # the client opens every cell on a loss: add a game in progress
             print(f"| {r.name} | calibration failed: {r.error[:90]} |")
             totals.questions += 1
             opening = next(p.name for p in sorted(folder.glob("*_opening.png")))
-            r = run_set(folder, (opening,))
+            r = run_set(folder, (opening,), sidecar=args.sidecar_grid)
         if r.error:
             print(f"| {r.name} | calibration failed: {r.error} |")
             totals.questions += max(r.questions, 1)

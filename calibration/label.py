@@ -135,7 +135,8 @@ def describe(image: np.ndarray) -> Look:
     mask[w:-w, w:-w] = False
     inner = img[w:-w, w:-w]
     q = max(w, s // 4)  # plainness is judged on the centre, clear of any bevel
-    centre = img[q:-q, q:-q]
+    # ... and on the local mean: a fine texture (a dithered covered cell) is plain, a glyph is not
+    centre = _local_mean(img)[q:-q, q:-q]
     yy, xx = np.mgrid[0 : centre.shape[0], 0 : centre.shape[1]]
     design = np.stack([np.ones(yy.size), yy.ravel(), xx.ravel()], axis=1)
     flat = centre.reshape(-1, 3)
@@ -145,6 +146,11 @@ def describe(image: np.ndarray) -> Look:
     band = np.ones(inner.shape[:2], bool)
     band[2:-2, 2:-2] = False  # just inside the ring: the cell's own background behind any glyph
     return Look(img[mask], inner, plain, np.median(inner[band], axis=0))
+
+
+def _local_mean(img: np.ndarray) -> np.ndarray:
+    """The image averaged over each pixel's 3 x 3 neighbourhood (a 1-2 px pattern vanishes, strokes stay)."""
+    return cv2.blur(img, (3, 3), borderType=cv2.BORDER_REFLECT)
 
 
 def ring_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -318,14 +324,26 @@ class Labeller:
     def _zero_score(self, zero: int, covered: int) -> float:
         """How much better "``zero`` is 0 and ``covered`` is covered" explains the board than the swap.
 
-        Three cues, each worth up to 1: 0 cells touch only revealed-looking cells, covered cells look
-        raised, and digits are drawn on the 0 cell's background.
+        Four cues, each worth up to 1: 0 cells touch only revealed-looking cells, covered cells look
+        raised, digits are drawn on the 0 cell's background, and every digit touches a covered cell
+        (it counts mines among them) while many touch no 0.
         """
         return (
             (self._closed(zero) - self._closed(covered))
             + (self._bevelled(covered) - self._bevelled(zero))
             + (self._ink_share(zero) - self._ink_share(covered))
+            + (self._glyphs_apart(zero, covered) - self._glyphs_apart(covered, zero))
         )
+
+    def _glyphs_apart(self, gid: int, other: int) -> float:
+        """The share of glyph cells (any group with a glyph) with no neighbour in group ``gid``, on the
+        screenshots that show both ``gid`` and ``other``."""
+        both = {k for k, grid in enumerate(self.grids) if (grid == gid).any() and (grid == other).any()}
+        apart = []
+        for g in self.groups:
+            if not self.looks[g.id].plain:
+                apart += [gid not in nbrs for nbrs in self._neighbour_groups(g.id, both)]
+        return float(np.mean(apart)) if apart else 0.0
 
     def _covered_and_zero(self) -> None:
         plain = [g.id for g in self.groups if self.looks[g.id].plain and g.id not in self.known]

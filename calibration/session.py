@@ -125,6 +125,8 @@ def calibrate(
     answers: dict[int, Cell | None] = {}
     unsure = analysis.unsure()
     if unsure and ask is None:
+        if not any(p.state == Cell.COVERED for p in analysis.proposals.values()) and base is None:
+            raise _no_covered()
         blocking = [p for p in unsure if not can_leave_out(p, analysis)]
         if blocking:
             listed = "; ".join(_describe(analysis, p) for p in blocking)
@@ -141,11 +143,7 @@ def calibrate(
     chosen = choose(analysis, answers)
     cells, notes = chosen.cells, chosen.notes
     if Cell.COVERED not in cells:
-        raise CalibrationError(
-            "these screenshots show no covered cell (a lost board on which the client opened every "
-            "cell?), and play needs it: add a screenshot of a game in progress, e.g. "
-            "minebot calibrate LOST.png OPENING.png"
-        )
+        raise _no_covered()
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
@@ -168,6 +166,14 @@ def calibrate(
     report.notes = notes
     report.readback = read_back(analysis, folder, answers)
     return report
+
+
+def _no_covered() -> CalibrationError:
+    return CalibrationError(
+        "these screenshots show no covered cell (a lost board on which the client opened every "
+        "cell?), and play needs it: add a screenshot of a game in progress, e.g. "
+        "minebot calibrate LOST.png OPENING.png"
+    )
 
 
 def _describe(analysis: Analysis, p: Proposal) -> str:
