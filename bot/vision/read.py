@@ -294,7 +294,10 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
             raise
         note = f"no known skin fits ({exc}); reading with no skin"
         LOGGER.info(note)
-        found = find_generic(image, notes=[note])
+        try:
+            found = find_generic(image, notes=[note])
+        except BoardNotFoundError as generic_exc:
+            raise BoardNotFoundError(f"{exc}; with no skin: {generic_exc}") from generic_exc
         mines = mines if mines is not None else counted_mines(image, found.cells)
         return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
     return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
