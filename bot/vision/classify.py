@@ -183,8 +183,8 @@ def skin_variants(skin: Skin) -> list[tuple[Cell, np.ndarray]]:
 def _build_model(skin: Skin) -> SkinModel:
     cell = skin.cell_size
     size = min(FEATURE_SIZE, cell)
-    covered_h = min(cell, *(t.shape[0] for t in skin.cells.values()))
-    covered_w = min(cell, *(t.shape[1] for t in skin.cells.values()))
+    covered_h = min([cell, *(t.shape[0] for t in skin.cells.values())])
+    covered_w = min([cell, *(t.shape[1] for t in skin.cells.values())])
     # feature pixels lying wholly inside the covered part of the cell
     height, width = max(1, covered_h * size // cell), max(1, covered_w * size // cell)
     states = tuple(sorted(skin.cells))
@@ -233,7 +233,8 @@ def _build_model(skin: Skin) -> SkinModel:
 
 def _fold_variants(squared: np.ndarray, model: SkinModel) -> tuple[np.ndarray, np.ndarray]:
     """``(N, K)`` squared distances with each state's distance taken to the nearest blend of its
-    template and one of its variants, and ``(N, V)`` the blend weight of each variant.
+    template and one of its variants, and ``(N, V)`` the blend weight of each variant (0 but for the
+    variant giving the nearest blend of its state).
 
     A look between two drawn shades of a state (a shade gradient across the board) is that state;
     the blend is found from the two distances alone: ``t = <x - a, b - a> / |b - a|^2`` clamped to
@@ -247,8 +248,12 @@ def _fold_variants(squared: np.ndarray, model: SkinModel) -> tuple[np.ndarray, n
     blend = np.clip(along / model.spans, 0.0, 1.0)
     folded = main - 2.0 * blend * along + blend**2 * model.spans
     out = np.ascontiguousarray(squared[:, :k])
-    for j, row in enumerate(model.variant_of.tolist()):
-        np.minimum(out[:, row], folded[:, j], out=out[:, row])
+    for row in np.unique(model.variant_of).tolist():
+        own = np.flatnonzero(model.variant_of == row)
+        nearest = np.argmin(folded[:, own], axis=1)
+        np.minimum(out[:, row], folded[np.arange(len(folded)), own[nearest]], out=out[:, row])
+        for i, j in enumerate(own.tolist()):
+            blend[nearest != i, j] = 0.0  # only the variant whose blend is nearest shapes the cell's look
     return out, blend
 
 

@@ -244,8 +244,11 @@ def _join_rows(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, i
 def _lit_score(window: np.ndarray, strokes: np.ndarray) -> np.ndarray:
     """Each pixel placed between the display's own dark colour (0) and its own lit colour (1)."""
     pixels = window.reshape(-1, 3).astype(np.float32)
-    lit = pixels[strokes.reshape(-1) > 0].mean(axis=0)
-    dark = np.median(pixels[strokes.reshape(-1) == 0], axis=0)
+    on = strokes.reshape(-1) > 0
+    if on.all() or not on.any():
+        return on.reshape(window.shape[:2]).astype(np.float32)
+    lit = pixels[on].mean(axis=0)
+    dark = np.median(pixels[~on], axis=0)
     axis = lit - dark
     return ((pixels - dark) @ axis / max(float(axis @ axis), 1e-6)).reshape(window.shape[:2])
 
