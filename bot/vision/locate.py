@@ -19,8 +19,13 @@ Scale-free, so display scaling and browser zoom need no search over scales:
    seen must make the board unreadable, not cut it short). A grid whose cells mostly match nothing
    is dropped.
 
-Fallbacks (a looser colour tolerance for recompressed or tinted screenshots) are recorded in
-:attr:`Location.notes` and logged at INFO.
+5. *Colour shift.* When no board is found, or the one found reads far from the templates, the screen's
+   colours may be shifted (a night light, gamma): a per-channel shift is estimated from the board's own
+   cells (:mod:`bot.vision.tint`) on the found grid, or on lattices of flat blobs of any colour, and the
+   board is located again on the screenshot mapped back.
+
+Fallbacks (a looser colour tolerance for recompressed screenshots, a colour shift undone) are recorded
+in :attr:`Location.notes` and logged at INFO.
 """
 
 from __future__ import annotations
