@@ -82,6 +82,8 @@ FRAME_MATCH = 1.0
 """Largest frame difference for a glyph group to sit on a plain group's base."""
 FLAG_FRAME = 0.5
 """A flag's tile is framed at most this differently from the covered tile it sits on."""
+KNOWN_FILL = 12.0
+"""A cell's background candidate this near (0-255, most different channel) a plain kind's fill is it."""
 FRAME_CLEAR = 0.7
 """A base must be framed at most this fraction as differently as the nearest plain group of another kind."""
 
@@ -342,10 +344,11 @@ def dominant_colour(pixels: np.ndarray) -> np.ndarray:
     return pixels[near].mean(axis=0)
 
 
-def own_background(tile: np.ndarray) -> np.ndarray:
-    """A cell's own background colour: of the dominant colours of its edge band, of the pixels just
-    inside it and of its rim, the one nearest the pixels along the interior's border (a glyph's ink
-    seldom runs along the border; a background does)."""
+def own_background(tile: np.ndarray, known: tuple[np.ndarray, ...] = ()) -> np.ndarray:
+    """A cell's own background colour, among the dominant colours of its edge band, of the pixels just
+    inside it and of its rim: one that is the fill of a plain kind of the board (``known``), else the
+    one nearest the pixels along the interior's border (a glyph's ink seldom runs along the border; a
+    background does)."""
     edge = np.ones(tile.shape[:2], bool)
     edge[INSET:-INSET, INSET:-INSET] = False
     candidates = [
@@ -356,15 +359,23 @@ def own_background(tile: np.ndarray) -> np.ndarray:
     inner = tile[INSET:-INSET, INSET:-INSET]
     border = np.concatenate([inner[0], inner[-1], inner[1:-1, 0], inner[1:-1, -1]])
     spread = [float(np.median(np.abs(border - c).max(axis=1))) for c in candidates]
+    if known:
+        fills = [min(float(np.abs(c - k).max()) for k in known) for c in candidates]
+        if min(fills) <= KNOWN_FILL:
+            return candidates[int(np.argmin(fills))]
     return candidates[int(np.argmin(spread))]
 
 
-def ink_of(tile: np.ndarray, base: np.ndarray | None, margin: int = INSET) -> np.ndarray:
+def ink_of(
+    tile: np.ndarray, base: np.ndarray | None, margin: int = INSET, known: tuple[np.ndarray, ...] = ()
+) -> np.ndarray:
     """``(TILE-2*margin)^2`` ink (0-1): each pixel's colour distance from the base tile (or the tile's
     own background), scaled by the glyph's own contrast, keeping only parts reaching the core. Against
     a base, frames cancel out, so a glyph drawn into the edge band can be seen whole (a small margin)."""
     inner = tile[margin:-margin, margin:-margin]
-    ground = base[margin:-margin, margin:-margin] if base is not None else own_background(tile)[None, None]
+    ground = (
+        base[margin:-margin, margin:-margin] if base is not None else own_background(tile, known)[None, None]
+    )
     distance = np.sqrt(((inner - ground) ** 2).sum(axis=2))
     contrast = quantile(distance, 0.99)
     if contrast < 1.0:
@@ -445,9 +456,9 @@ def read_digit(shape: GlyphShape) -> tuple[int, float, float]:
     return int(order[0]) + 1, float(distances[order[0]]), float(distances[order[1]])
 
 
-def shape_of(group: Group, base: np.ndarray | None) -> None:
+def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...] = ()) -> None:
     """Name a glyph group's shape (cross, mine, digit or other mark) from its ink."""
-    ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET)
+    ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET, known)
     group.colours = ink_colours(group.tile, ink)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
@@ -561,13 +572,14 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             g.shape = Shape.MARK  # a glyph: named below
     kinds = _kinds(groups, texture)
     plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
+    fills = tuple(dominant_colour(_inner_ring(groups[i].tile)) for i in plain)
     for g in groups:
         if g.shape == Shape.PLAIN:
             continue
         g.base = base_of(g, groups, plain)
         if g.base is not None:
             g.kind = groups[g.base].kind
-        shape_of(g, groups[g.base].tile if g.base is not None else None)
+        shape_of(g, groups[g.base].tile if g.base is not None else None, fills)
     crossed_out(groups)
     for g in groups:
         if g.shape != Shape.PLAIN and g.kind is not None:
