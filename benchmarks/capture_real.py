@@ -42,6 +42,7 @@ from harness.realclients import (  # noqa: E402
     VirtualDisplay,
     WineMine,
     XDemineur,
+    exit_on_sigterm,
     wait_stable,
 )
 from harness.xbomb import XBomb  # noqa: E402
@@ -514,16 +515,65 @@ def setting_folder(tile: int, zoom: float) -> str:
     return f"t{tile}_z{round(zoom * 100)}"
 
 
-def jsminesweeper_captures(folder: Path, rng: random.Random, settings=JS_SETTINGS) -> None:  # type: ignore[no-untyped-def]
+def jsminesweeper_captures(  # type: ignore[no-untyped-def]
+    folder: Path, rng: random.Random, settings=JS_SETTINGS, parts=("expert", "small", "digits")
+) -> None:
+    """Per tile x zoom setting: the Expert series, a won 9x9, and every digit 1-8 (playing and lost)."""
     for tile, zoom in settings:
         out = folder / setting_folder(tile, zoom)
         with VirtualDisplay(*JS_SCREEN) as vd:
-            with JSMinesweeper(vd, 16, 30, 99, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
-                truth_captures(TruthSession(game, rng, tile, zoom), out)
-            with JSMinesweeper(vd, 9, 9, 10, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
-                small = TruthSession(game, rng, tile, zoom)
-                if small.play_to_win():
-                    small.save(out, "small_won", "won")
+            if "expert" in parts:
+                with JSMinesweeper(
+                    vd, 16, 30, 99, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)
+                ) as game:
+                    truth_captures(TruthSession(game, rng, tile, zoom), out)
+            if "small" in parts:
+                with JSMinesweeper(vd, 9, 9, 10, tile=tile, zoom=zoom, seed=rng.randrange(1, 10**6)) as game:
+                    small = TruthSession(game, rng, tile, zoom)
+                    if small.play_to_win():
+                        small.save(out, "small_won", "won")
+            if "digits" in parts:
+                with JSMinesweeper(vd, 16, 30, 99, tile=tile, zoom=zoom) as game:
+                    digit_showcase(TruthSession(game, rng, tile, zoom), out)
+
+
+def showcase_layout(rows: int, cols: int, mines: int, rng: random.Random) -> tuple[set[Coord], list[Coord]]:
+    """Mines such that eight target cells have 1..8 mines around them, plus cells to click.
+
+    Returns the mines and the cells to open (the targets, then a zero cell if there is one).
+    """
+    targets = [(3 + 6 * (k // 4), 3 + 7 * (k % 4)) for k in range(8)]
+    reserved = {(r + dr, c + dc) for r, c in targets for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    chosen: set[Coord] = set()
+    for k, (r, c) in enumerate(targets, start=1):
+        around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+        chosen |= set(rng.sample(around, k))
+    free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in reserved]
+    chosen |= set(rng.sample(free, mines - len(chosen)))
+    board = Board.new(rows, cols)
+    zeros = [
+        cell for cell in free if cell not in chosen and not any(n in chosen for n in board.neighbours(cell))
+    ]
+    return chosen, targets + ([rng.choice(zeros)] if zeros else [])
+
+
+def digit_showcase(session: TruthSession, folder: Path) -> None:
+    """A board whose opened cells show every digit 1-8 (and flags), then the same board lost."""
+    game = session.game
+    assert isinstance(game, JSMinesweeper)
+    mines, clicks = showcase_layout(game.rows, game.cols, game.mines, session.rng)
+    game.load_layout(mines)
+    for cell in clicks:
+        game.open(cell)
+    for cell in session.rng.sample(sorted(mines), 6):
+        game.flag(cell)
+    board = session.save(folder, "digits_playing", "playing")
+    if not all((board.cells == d).any() for d in range(1, 9)):
+        raise RecognitionError("the digit showcase does not show every digit 1-8")
+    safe_covered = [c for c in board.covered() if c not in mines]
+    game.flag(session.rng.choice(safe_covered))  # a wrong flag
+    game.open(session.rng.choice(sorted(mines - set(board.flagged()))))
+    session.save(folder, "digits_lost", "lost")
 
 
 def xbomb_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> None:
@@ -662,6 +712,7 @@ def main(argv: list[str] | None = None) -> int:
     side = sub.add_parser("sidecars", help="NAME.json for winemine/xdemineur captures, from their headers")
     side.add_argument("folder", type=Path, help="e.g. tests/data/real/winemine")
     args = parser.parse_args(argv)
+    exit_on_sigterm()
     if args.command == "ace-glyphs":
         with VirtualDisplay(*CAPTURE_SCREEN) as vd:
             for mask, counts in ace_glyphs(vd, args.games, random.Random(args.seed)).items():

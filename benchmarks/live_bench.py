@@ -41,7 +41,7 @@ from bot.game import find_level  # noqa: E402
 from bot.input import PyAutoGuiInput  # noqa: E402
 from bot.progress import Progress  # noqa: E402
 from harness.clients import CLIENTS, Look, make_client, screen_for  # noqa: E402
-from harness.realclients import RealClient, VirtualDisplay  # noqa: E402
+from harness.realclients import RealClient, VirtualDisplay, exit_on_sigterm  # noqa: E402
 
 LOGGER = logging.getLogger("live_bench")
 STEPS = ("capture", "classify", "solve", "click", "wait", "own")
@@ -277,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--flags", action="store_true", help="flag certain mines and chord (as play --flags)")
     args = parser.parse_args(argv)
+    exit_on_sigterm()
     report = run(
         args.client,
         args.games,

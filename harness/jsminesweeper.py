@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.board import Board
+from bot.board import Board, Coord
 from bot.game import FirstClickRule
 from bot.geometry import Geometry, Region
 from harness.cdp import CdpError, DevToolsPipe
@@ -259,6 +259,23 @@ class JSMinesweeper(RealClient):
             raise ClientError("the page shows a skull or start marker, which the board format cannot hold")
         status = "won" if state["won"] else "lost" if state["over"] else "playing"
         return Board.from_text(text, mines=int(state["mines"])), status
+
+    def load_layout(self, mines: set[Coord]) -> None:
+        """A new game with these mines, through the page's own MBF loader (``newGameFromMBF``).
+
+        For test pictures that must show given numbers (every digit 1-8); play stays real clicks.
+        """
+        assert self.pipe is not None, "not started"
+        if any(not (0 <= r < self.rows and 0 <= c < self.cols) for r, c in mines):
+            raise ValueError("a mine outside the board")
+        data = [self.cols, self.rows, len(mines) // 256, len(mines) % 256]
+        for r, c in sorted(mines):
+            data += [c, r]
+        self.pipe.evaluate(f"newGameFromMBF(new Uint8Array({data}).buffer).then(() => true)")
+        self.mines = len(mines)
+        _poll("the loaded board", lambda: self.truth()[0].is_fresh(), 5.0, 0.05)
+        self.refresh_layout()
+        wait_stable(self.display, self.board_geometry().region())
 
     def restart(self) -> None:
         """A new game (random seed): click the face, then wait until the board is still."""

@@ -42,6 +42,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
@@ -156,6 +157,11 @@ def _poll(what: str, check, timeout: float, interval: float = 0.02):  # type: ig
         if time.monotonic() > deadline:
             raise ClientError(f"timed out after {timeout:.1f} s waiting for {what}")
         time.sleep(interval)
+
+
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM into ``SystemExit``, so ``with`` blocks stop the clients and displays they started."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 # -- the virtual display -------------------------------------------------------------------------
