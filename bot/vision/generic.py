@@ -44,7 +44,7 @@ from enum import Enum
 import cv2
 import numpy as np
 
-from bot.board import Board, Cell, neighbour_table
+from bot.board import Board, Cell
 from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.vision.classify import CellReading
@@ -174,38 +174,62 @@ class GenericModel:
 # -- cutting -----------------------------------------------------------------------------------------
 
 
-def cut_tiles(image: np.ndarray, geometry: Geometry, size: int = TILE) -> tuple[np.ndarray, np.ndarray]:
-    """Every cell resampled to ``size`` square, ``(N, size, size, 3)`` float32, and each cell's texture.
+@dataclass(frozen=True)
+class Crop:
+    """The board's pixels (a pixel around them too), blurred once, and where they sit."""
 
-    The board (plus a pixel around it) is blurred first so dithering and sub-pixel shifts vanish;
-    texture is each cell's mean absolute difference from that blur, at the screen's own resolution.
-    """
-    rows, cols = geometry.rows, geometry.cols
+    pixels: np.ndarray
+    blurred: np.ndarray
+    x0: int
+    y0: int
+    geometry: Geometry
+
+
+def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
+    """The board blurred so that dithering and sub-pixel shifts vanish (sigma 0.7 px, or more for big
+    cells, which are sampled down)."""
     region = geometry.region()
     x0, y0 = max(region.left - 2, 0), max(region.top - 2, 0)
     x1, y1 = min(region.right + 2, image.shape[1]), min(region.bottom + 2, image.shape[0])
-    crop = image[y0:y1, x0:x1].astype(np.float32)
-    sigma = max(0.7, 0.4 * min(geometry.pitch_x, geometry.pitch_y) / size)
-    blurred = cv2.GaussianBlur(crop, (0, 0), sigma)
+    pixels = image[y0:y1, x0:x1].astype(np.float32)
+    sigma = max(0.7, 0.4 * min(geometry.pitch_x, geometry.pitch_y) / TILE)
+    return Crop(pixels, cv2.GaussianBlur(pixels, (0, 0), sigma), x0, y0, geometry)
+
+
+def _maps(crop: Crop, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sampling maps putting every cell on ``size`` x ``size`` points at the same sub-pixel places."""
+    g = crop.geometry
     u = (np.arange(size) + 0.5) / size
-    xs = geometry.left - x0 + (np.arange(cols)[:, None] + u[None, :]).ravel() * geometry.pitch_x - 0.5
-    ys = geometry.top - y0 + (np.arange(rows)[:, None] + u[None, :]).ravel() * geometry.pitch_y - 0.5
+    xs = g.left - crop.x0 + (np.arange(g.cols)[:, None] + u[None, :]).ravel() * g.pitch_x - 0.5
+    ys = g.top - crop.y0 + (np.arange(g.rows)[:, None] + u[None, :]).ravel() * g.pitch_y - 0.5
     map_x = np.ascontiguousarray(np.broadcast_to(xs[None, :].astype(np.float32), (len(ys), len(xs))))
     map_y = np.ascontiguousarray(np.broadcast_to(ys[:, None].astype(np.float32), (len(ys), len(xs))))
-    board = cv2.remap(blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    tiles = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4).reshape(-1, size, size, 3)
-    detail = np.abs(crop - blurred).mean(axis=2)
+    return map_x, map_y
+
+
+def sample(crop: Crop, size: int) -> np.ndarray:
+    """Every cell resampled to ``size`` square: ``(N, size, size, 3)`` float32."""
+    g = crop.geometry
+    map_x, map_y = _maps(crop, size)
+    board = cv2.remap(crop.blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return board.reshape(g.rows, size, g.cols, size, 3).transpose(0, 2, 1, 3, 4).reshape(-1, size, size, 3)
+
+
+def looks_of(crop: Crop) -> np.ndarray:
+    """``(N, (TILE/POOL)^2, 3)`` every cell at ``TILE/POOL`` px square: what cells are compared on."""
+    return sample(crop, TILE // POOL).reshape(crop.geometry.rows * crop.geometry.cols, -1, 3)
+
+
+def cut_tiles(crop: Crop) -> tuple[np.ndarray, np.ndarray]:
+    """Every cell at ``TILE`` px square, ``(N, TILE, TILE, 3)`` float32, and each cell's texture (its
+    interior's mean absolute difference from the blur, at the screen's own resolution)."""
+    g = crop.geometry
+    tiles = np.ascontiguousarray(sample(crop, TILE))
+    detail = np.abs(crop.pixels - crop.blurred).mean(axis=2)
+    map_x, map_y = _maps(crop, TILE)
     inner = cv2.remap(detail, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    texture = inner.reshape(rows, size, cols, size)[:, INSET:-INSET, :, INSET:-INSET].mean(axis=(1, 3))
-    return np.ascontiguousarray(tiles), texture.ravel()
-
-
-def pooled(tiles: np.ndarray) -> np.ndarray:
-    """``(N, (TILE/POOL)^2, 3)`` tiles averaged over POOL x POOL blocks: what groups are compared on."""
-    n, size = len(tiles), tiles.shape[1]
-    strip = tiles.reshape(n * size, size, 3)
-    small = cv2.resize(strip, (size // POOL, n * size // POOL), interpolation=cv2.INTER_AREA)
-    return small.reshape(n, -1, 3)
+    texture = inner.reshape(g.rows, TILE, g.cols, TILE)[:, INSET:-INSET, :, INSET:-INSET].mean(axis=(1, 3))
+    return tiles, texture.ravel()
 
 
 # -- grouping ----------------------------------------------------------------------------------------
@@ -226,15 +250,16 @@ def _peak(diff: np.ndarray) -> np.ndarray:
 
 def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each look ``(N, P, 3)``: the nearest alike reference ``(K, P, 3)`` (-1 if none) and its mean
-    difference."""
+    difference. The nearest is found by one matrix product (squared distances), then checked alone."""
     if len(refs) == 0:
         return np.full(len(looks), -1), np.full(len(looks), np.inf)
-    flat_l, flat_r = looks.reshape(len(looks), -1), refs.reshape(len(refs), -1)
-    mean = np.abs(flat_l[:, None, :] - flat_r[None, :, :]).mean(axis=2)
-    best = mean.argmin(axis=1)
-    d = mean[np.arange(len(looks)), best]
-    peak = _peak(np.abs(looks - refs[best]).max(axis=2))
-    ok = (d <= SAME_MEAN) & (peak <= SAME_PEAK)
+    flat_l = looks.reshape(len(looks), -1)
+    flat_r = refs.reshape(len(refs), -1)
+    squared = (flat_r**2).sum(axis=1)[None, :] - 2.0 * (flat_l @ flat_r.T)
+    best = squared.argmin(axis=1)
+    diff = np.abs(looks - refs[best])
+    d = diff.mean(axis=(1, 2))
+    ok = (d <= SAME_MEAN) & (_peak(diff.max(axis=2)) <= SAME_PEAK)
     return np.where(ok, best, -1), d
 
 
@@ -661,22 +686,33 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None]) -> None:
         states[lone[0][0]] = Cell.EXPLODED
 
 
+def _around(mask: np.ndarray) -> np.ndarray:
+    """For every cell, how many of its 8 neighbours are set in ``mask``."""
+    rows, cols = mask.shape
+    padded = np.pad(mask.astype(np.int16), 1)
+    total = -mask.astype(np.int16)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            total = total + padded[dr : dr + rows, dc : dc + cols]
+    return total
+
+
 def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) whose reading no Minesweeper position allows, and why."""
-    rows, cols = cells.shape
-    flat = cells.ravel()
-    table = neighbour_table(rows, cols)
-    hidden = np.isin(flat, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED))
-    covered = flat == Cell.COVERED
-    for i in np.nonzero(flat <= Cell.EIGHT)[0]:
-        around = table[i]
-        n = int(flat[i])
-        room = int(hidden[list(around)].sum())
-        if n > room:
-            return int(i), f"reads {n} but has only {room} covered, flagged or mine neighbour(s)"
-        if n == 0 and covered[list(around)].any():
-            return int(i), "reads 0 next to a covered cell"
-    return None
+    cols = cells.shape[1]
+    numbers = cells <= Cell.EIGHT
+    room = _around(np.isin(cells, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED)))
+    over = numbers & (cells > room)
+    lonely = (cells == Cell.ZERO) & (_around(cells == Cell.COVERED) > 0)
+    bad = np.flatnonzero((over | lonely).ravel())
+    if not len(bad):
+        return None
+    i = int(bad[0])
+    r, c = divmod(i, cols)
+    if over[r, c]:
+        n, hidden = int(cells[r, c]), int(room[r, c])
+        return i, f"reads {n} but has only {hidden} covered, flagged or mine neighbour(s)"
+    return i, "reads 0 next to a covered cell"
 
 
 def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) -> list[Cell]:
@@ -736,8 +772,8 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     frame is read.
     """
     rows, cols = geometry.rows, geometry.cols
-    tiles, texture = cut_tiles(image, geometry)
-    looks = pooled(tiles)
+    crop = crop_board(image, geometry)
+    looks = looks_of(crop)
     states = np.full(rows * cols, -1, np.int16)
     if model is not None and len(model.looks):
         known, _ = alike(looks, model.looks)
@@ -745,6 +781,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         states[hit] = np.array([int(s) for s in model.states])[known[hit]]
         if hit.all():
             return _result(geometry, states, "generic (learnt)")
+    tiles, texture = cut_tiles(crop)
     labels = group_cells(looks)
     if labels.max() + 1 > MAX_GROUPS:
         odd = np.nonzero(np.bincount(labels) == 1)[0]
@@ -760,7 +797,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     for g, s in zip(groups, named, strict=True):
         states[g.members] = int(s)
     if model is not None:
-        model.remember(pooled(np.stack([g.tile for g in groups])), named)
+        model.remember(np.stack([looks[g.members].mean(axis=0) for g in groups]), named)
     return _result(geometry, states, "generic")
 
 
