@@ -580,6 +580,8 @@ def xbomb_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> None
     """Level 3 (16x30/99): fresh, opening, flags, lost; level 1 (8x8/10, 50 px cells): a win."""
     with XBomb(vd, 3) as game:
         truth_captures(TruthSession(game, rng), folder)
+        game.restart()
+        high_digit_lost(TruthSession(game, rng), folder, "expert_high_lost")
     with XBomb(vd, 1) as game:
         small = TruthSession(game, rng)
         small.save(folder, "small_fresh", "playing")
@@ -591,6 +593,33 @@ def ace_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> None:
     """The fixed 32x32/200 board: fresh, opening, flags, lost (no first-click protection)."""
     with AceMinesweeper(vd) as game:
         truth_captures(TruthSession(game, rng), folder, "board")
+        game.restart()
+        high_digit_lost(TruthSession(game, rng), folder, "board_high_lost")
+
+
+def high_digit_lost(session: TruthSession, folder: Path, name: str, tries: int = 40) -> None:
+    """Lose games by random clicks; keep the lost board showing the most distinct digits 4-8.
+
+    Stops early once a board shows 6, 7 and 8. Unknown glyphs (a reader refusing) skip a game.
+    """
+    best = 0
+    for _ in range(tries):
+        try:
+            board, status = session.look()
+            while status == "playing":
+                session.game.open(session.rng.choice(board.covered()))
+                board, status = session.look()
+        except ClientError as exc:
+            LOGGER.warning("skipping a game: %s", exc)
+            session.game.restart()
+            continue
+        shown = {int(v) for v in np.unique(board.cells) if 4 <= v <= 8}
+        if status == "lost" and len(shown) > best:
+            best = len(shown)
+            session.save(folder, name, "lost")
+        if {6, 7, 8} <= shown:
+            return
+        session.game.restart()
 
 
 def ace_glyphs(vd: VirtualDisplay, games: int, rng: random.Random) -> dict[str, set[int]]:
