@@ -170,3 +170,13 @@ def test_each_reference_digit_reads_as_itself(font, weight):
         shape = glyph_shape(reference_mask(n, font, weight))
         assert shape is not None
         assert int(digit_distances(shape).argmin()) + 1 == n
+
+
+def test_dry_run_with_the_generic_skin(capsys):
+    from bot.cli import main
+
+    png = REAL / "winemine" / "expert_opening.png"
+    if not png.is_file():
+        pytest.skip("winemine capture absent")
+    assert main(["dry-run", "--skin", "generic", str(png)]) == 0
+    assert "skin: generic" in capsys.readouterr().out
