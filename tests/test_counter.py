@@ -63,6 +63,7 @@ def test_xbomb_text_counter_is_read_or_refused_never_wrong():
         truth.mines = meta["mines"]
         counter = mine_counter(cv2.imread(str(png)), Geometry(**meta["geometry"]), truth)
         assert counter.value in (None, _mines_left(truth)), f"{png.name}: {counter.value}"
+        assert counter.display is None or counter.display.kind == "text"
         right += counter.value is not None
     assert right >= len(pngs) - 1
 

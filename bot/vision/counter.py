@@ -143,6 +143,9 @@ class Display:
     region: Region
     text: str
     value: int
+    kind: str = "lcd"
+    """``lcd`` (7 segments, read by which are lit) or ``text`` (glyphs read by hand-made shape rules,
+    checked on xbomb's font only: other fonts may misread, so a caller may want to confirm it)."""
 
 
 @dataclass
@@ -393,13 +396,18 @@ def read_glyph(glyph: np.ndarray) -> str | None:
             top_ink = np.flatnonzero(glyph[: max(1, h // 6)].any(axis=0))
             return "4" if top_ink.mean() > 0.55 * w else "9"
         return None
-    if ink(0.85, 1.0, 0.0, 1.0) > 0.6 and ink(0.0, 0.15, 0.3, 0.7) > 0.3:
-        return "2"
+    if ink(0.85, 1.0, 0.0, 1.0) > 0.6 and ink(0.0, 0.15, 0.3, 0.7) > 0.3 and ink(0.35, 0.5, 0.0, 0.3) < 0.15:
+        return "2"  # an arch over a flat foot, open on the left above the middle (an S is not)
     if ink(0.0, 0.15, 0.0, 1.0) > 0.6 and ink(0.85, 1.0, 0.0, 1.0) < 0.3 and ink(0.15, 0.35, 0.6, 1.0) > 0.1:
         return "7"
     upper_left, upper_right = ink(0.2, 0.4, 0.0, 0.3), ink(0.2, 0.4, 0.7, 1.0)
-    if upper_left > 0.2 and upper_right < 0.1 and ink(0.0, 0.15, 0.0, 1.0) > 0.5:
-        return "5"
+    if (
+        upper_left > 0.2
+        and upper_right < 0.1
+        and ink(0.0, 0.15, 0.0, 1.0) > 0.5
+        and ink(0.0, 0.15, 0.0, 0.2) > 0.3
+    ):
+        return "5"  # a bar meeting the stem at a square corner (an S is round there)
     if upper_right > 0.2 and upper_left < 0.1 and ink(0.4, 0.6, 0.0, 0.25) < 0.15:
         return "3"
     return None
@@ -451,7 +459,7 @@ def _text_numbers(window: np.ndarray, pitch: float) -> list[Display]:
                 text = "".join(char or "" for *_, char in last)
                 x0, y0 = last[0][0], min(g[1] for g in last)
                 x1, y1 = last[-1][0] + last[-1][2], max(g[1] + g[3] for g in last)
-                found.append(Display(Region(x0, y0, x1 - x0, y1 - y0), text, int(text)))
+                found.append(Display(Region(x0, y0, x1 - x0, y1 - y0), text, int(text), "text"))
     return found
 
 
