@@ -389,14 +389,27 @@ def read_glyph(glyph: np.ndarray) -> str | None:
     if len(holes) == 1:
         middle, tall = holes[0]
         if tall >= 0.45:
-            return "0" if w <= 0.95 * h else None
+            sides = (
+                ink(0.2, 0.4, 0.0, 0.3),
+                ink(0.6, 0.8, 0.0, 0.3),
+                ink(0.2, 0.4, 0.7, 1.0),
+                ink(0.6, 0.8, 0.7, 1.0),
+            )
+            closed = min(sides) > 0.15 and ink(0.8, 1.0, 0.0, 0.4) > 0.1 and 0.42 <= middle <= 0.58
+            return "0" if closed and w <= 0.95 * h else None  # a 6, 9 or 4 with a tall loop is open somewhere
         if middle > 0.55:
             return "6"
         if middle < 0.45:
             top_ink = np.flatnonzero(glyph[: max(1, h // 6)].any(axis=0))
             return "4" if top_ink.mean() > 0.55 * w else "9"
         return None
-    if ink(0.85, 1.0, 0.0, 1.0) > 0.6 and ink(0.0, 0.15, 0.3, 0.7) > 0.3 and ink(0.35, 0.5, 0.0, 0.3) < 0.15:
+    foot = (
+        ink(0.85, 1.0, 0.0, 1.0) > 0.6
+        and ink(0.65, 0.85, 0.0, 0.35) > 0.1
+        and ink(0.55, 0.8, 0.7, 1.0) < 0.25
+    )
+    foot = foot and ink(0.1, 0.35, 0.7, 1.0) > 0.2  # a 2 bulges upper right and runs lower left
+    if foot and ink(0.0, 0.15, 0.3, 0.7) > 0.3 and ink(0.35, 0.5, 0.0, 0.3) < 0.15:
         return "2"  # an arch over a flat foot, open on the left above the middle (an S is not)
     if ink(0.0, 0.15, 0.0, 1.0) > 0.6 and ink(0.85, 1.0, 0.0, 1.0) < 0.3 and ink(0.15, 0.35, 0.6, 1.0) > 0.1:
         return "7"
@@ -408,7 +421,14 @@ def read_glyph(glyph: np.ndarray) -> str | None:
         and ink(0.0, 0.15, 0.0, 0.2) > 0.3
     ):
         return "5"  # a bar meeting the stem at a square corner (an S is round there)
-    if upper_right > 0.2 and upper_left < 0.1 and ink(0.4, 0.6, 0.0, 0.25) < 0.15:
+    lower_right, bottom = ink(0.6, 0.8, 0.7, 1.0), ink(0.85, 1.0, 0.0, 1.0)
+    if (
+        upper_right > 0.2
+        and upper_left < 0.1
+        and ink(0.4, 0.6, 0.0, 0.25) < 0.15
+        and lower_right > 0.2
+        and bottom > 0.2
+    ):
         return "3"
     return None
 
