@@ -143,3 +143,33 @@ def test_counter_read_again_where_it_was():
     first = mine_counter(image, reading.geometry, reading.board)
     again = mine_counter(image, reading.geometry, reading.board, earlier=first)
     assert again.value == first.value == _mines_left(_truth(png)) and again.display == first.display
+
+
+def _glyph(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def test_text_digits_of_other_fonts_are_read_or_refused_never_misread():
+    """The glyph rules were made on xbomb's font: on other fonts they may refuse a digit, never misread
+    it (Hershey fonts at 0.8 and 1.2, Pillow's default font at 18-32 px)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from bot.vision.counter import read_glyph
+
+    shapes = []
+    for font in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX):
+        for scale in (0.8, 1.2):
+            for digit in "0123456789":
+                image = np.zeros((60, 60), np.uint8)
+                cv2.putText(image, digit, (5, 45), font, scale, 255, 2)
+                shapes.append((digit, _glyph(image > 127)))
+    for size in (18, 24, 32):
+        font = ImageFont.load_default(size=size)
+        for digit in "0123456789":
+            image = Image.new("L", (60, 60))
+            ImageDraw.Draw(image).text((5, 5), digit, fill=255, font=font)
+            shapes.append((digit, _glyph(np.asarray(image) > 127)))
+    reads = [(digit, read_glyph(shape)) for digit, shape in shapes]
+    assert all(read in (None, digit) for digit, read in reads), [r for r in reads if r[1] not in (None, r[0])]
+    assert sum(read == digit for digit, read in reads) >= len(reads) // 3
