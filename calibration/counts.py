@@ -50,10 +50,14 @@ class GroupCounts:
         return len(self.counts) == 1
 
     def agree(self, value: int | None = None) -> int:
-        """Cells touching ``value`` (default: the most common count) minus cells touching another."""
+        """Cells touching ``value`` minus cells touching another. The default is the most common count
+        of at least 1: a group of unknown value is a digit, and a digit is never 0 (so a group whose
+        cells touch no counted mine at all agrees with nothing)."""
         if not self.counts:
             return 0
-        value = self.mode if value is None else value
+        if value is None:
+            digits = [(n, v) for v, n in self.counts.items() if v >= 1]
+            value = max(digits)[1] if digits else -1
         hit = self.counts.get(value, 0)
         return hit - (self.cells - hit)
 

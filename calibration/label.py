@@ -103,6 +103,9 @@ DIGIT_PRIORS: dict[int, tuple[float | None, float]] = {
 SAME_SHAPE = 0.7
 """Glyph masks overlapping this much (intersection over union) are one shape; a bold digit overlaps a
 mine's blob by up to about 0.5."""
+EXPLAINED = 0.9
+"""The mine-like groups found explain a lost board when this share of its other glyph cells are in groups
+whose cells all touch one (non-zero) count; only then do counts tell 0 from covered."""
 ALL_ZERO = 0.95
 """A plain group is 0 by the counts when this share of its cells touch no mine on a lost board (a
 stray cell of another state may fall in its group); covered cells of a lost board touch mines far
@@ -634,6 +637,9 @@ class Labeller:
             elif covered is not None and self.base[gid] == self.base[covered]:
                 why = "a mark on the covered cell that the numbers around it count: a flag"
                 self._propose(gid, Cell.FLAG, True, why)
+            elif self.groups[gid].count > len({m.shot for m in self.groups[gid].members}):
+                why = "a look the numbers around it count, on more cells than one mine per game: shown mines"
+                self._propose(gid, Cell.MINE, True, why)
             else:
                 why = "counted as a mine, the counts around it agree better (its look is not sure)"
                 self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
@@ -720,11 +726,18 @@ class Labeller:
 
     def _zero_shares(self) -> dict[int, float]:
         """For every plain group with a cell on a screenshot where every mine shows, the share of those
-        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board)."""
+        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board). Empty
+        when the mines found do not explain the numbers (:data:`EXPLAINED`)."""
         exact, mines = self._exact_shots(), self._mine_like()
         if not exact or not mines:
             return {}
         per = group_counts(self.grids, exact, mines)
+        glyphs = [
+            g.id for g in self.groups if not self.looks[g.id].plain and g.id not in mines and g.id in per
+        ]
+        explained = sum(per[g].cells for g in glyphs if per[g].uniform and per[g].mode)
+        if explained < EXPLAINED * sum(per[g].cells for g in glyphs):
+            return {}  # the mines found do not explain the numbers: their counts say nothing yet
         return {
             g.id: per[g.id].counts.get(0, 0) / per[g.id].cells
             for g in self.groups
