@@ -543,7 +543,64 @@ def real_captures() -> None:  # pragma: no cover - run by hand, figures in docs/
         )
 
 
+def yes_looks(shots: int = 5) -> None:  # pragma: no cover - run by hand, figures in docs/benchmarks.md
+    """``calibrate --yes`` (nobody to ask) from one lost shot of each hard look: a lighting gradient,
+    per-digit backgrounds, a wrong flag drawn as a crossed flag; then ``shots`` others read."""
+    import tempfile
+
+    from bot.errors import MinebotError
+    from bot.skin import load_skin
+    from bot.vision import read_screen
+    from calibration.session import CalibrateOptions, calibrate
+
+    cases = [
+        ("flat", 0.15),
+        ("dark", 0.12),
+        ("gradient", 0.1),
+        ("tinted", 0.0),
+        ("tinted", 0.1),
+        ("crossed", 0.0),
+    ]
+    print("| look | light | scale | --yes | left out | shots | read exactly | refused (unseen) ", end="")
+    print("| refused | wrong |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, light in cases:
+        for scale in (1.0, 1.25, 1.625):
+            look = LOOKS[name]
+            board = mid_game(12, 20, 62, seed=5, opened=0.4, lost=True)
+            folder = Path(tempfile.mkdtemp())
+            cv2.imwrite(str(folder / "a.png"), screenshot(board, look, scale, light=light)[0])
+            try:
+                report = calibrate(CalibrateOptions([str(folder / "a.png")], name="y", out=folder / "y"))
+            except MinebotError as exc:
+                print(f"| {name} | {light} | {scale} | failed: {str(exc)[:80]} |")
+                continue
+            skin = load_skin(folder / "y")
+            exact = unseen = refused = wrong = 0
+            for seed in range(100, 100 + shots):
+                other = mid_game(12, 20, 62, seed=seed, opened=0.4, lost=seed % 2 == 0)
+                lacks = not np.isin(other.cells, [int(c) for c in skin.cells]).all()
+                try:
+                    reading = read_screen(screenshot(other, look, scale, light=light)[0], skin, other.mines)
+                except MinebotError:
+                    unseen += lacks
+                    refused += not lacks
+                    continue
+                same = reading.board.shape == other.shape and np.array_equal(reading.board.cells, other.cells)
+                exact += same
+                wrong += not same
+            print(
+                f"| {name} | {light} | {scale} | ok | {len(report.left_out)} | {shots} | {exact} | {unseen} "
+                f"| {refused} | {wrong} |"
+            )
+
+
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
-    real_captures() if sys.argv[1:] == ["--real"] else benchmark()
+    if sys.argv[1:] == ["--real"]:
+        real_captures()
+    elif sys.argv[1:] == ["--yes"]:
+        yes_looks()
+    else:
+        benchmark()
