@@ -121,6 +121,20 @@ def test_a_misread_stops_the_game_without_clicking(paint, tmp_path):
     assert client.clicks - clicks_before == result.clicks
 
 
+def test_a_misread_with_no_skin_stops_the_game_without_clicking(tmp_path):
+    """The skinless reader refuses a smeared frame whole: the game stops safely (no crash, no click)."""
+    client = SimClient("beginner", seed=11, rule="zero", screen_size=(900, 700), scale=2.0)
+    client.input.click(*client.geometry.cell_center((4, 4)))
+    revealed = [c for c in client.game.board.cells_where(client.game.board.revealed_mask()) if c != (0, 0)]
+    capture = Doctored(client, revealed[0], after=3, paint=smear)
+    clicks_before = client.clicks
+    options = PlayOptions(skin="generic", retries=2, save_frames=tmp_path, settle_timeout=0.2, cover_wait=0.3)
+    result = Player(capture, client.input, options, sleep=lambda s: None).play_game()
+    assert result.skin == "generic"
+    assert result.status == "error" and "frame saved" in result.error
+    assert client.clicks - clicks_before == result.clicks
+
+
 def test_check_progress_flags_a_revealed_cell_that_changed():
     before = Board.from_text("12.\n...")
     assert check_progress(before, Board.from_text("12.\n1..")) is None

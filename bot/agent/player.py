@@ -352,9 +352,12 @@ class Player:
     def _judge_unreadable(self, image: np.ndarray, previous: Board | None) -> Sight | None:
         """An ended game on a screen whose cells cannot all be read (see :func:`judge_end`), or None."""
         from bot.vision.classify import classify_cells
+        from bot.vision.read import is_generic
         from bot.vision.status import find_face
 
         assert self.skin is not None
+        if is_generic(self.skin):
+            return None  # the skinless reader refuses a frame whole: no partial reading to judge
         geometry = self._region_geometry()
         cells = classify_cells(image, geometry, self.skin)
         face = find_face(image, geometry, self.skin)
@@ -527,8 +530,11 @@ class Player:
         the skin never saw (each was covered before): then the user is told how to teach it.
         """
         from bot.vision.classify import classify_cells
+        from bot.vision.read import is_generic
 
         assert self.skin is not None
+        if is_generic(self.skin):
+            return "reading with no skin: there are no templates to learn into", False
         geometry = self._region_geometry()
         cells = classify_cells(image, geometry, self.skin)
         unreadable = cells.uncertain()

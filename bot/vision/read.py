@@ -222,6 +222,9 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
         BoardNotFoundError: no skin finds a board (each skin's reason is given), or a skin finds two.
         SkinError: a named skin does not exist or is broken.
     """
+    if isinstance(skin, str) and skin == GENERIC or isinstance(skin, Skin) and is_generic(skin):
+        found = find_generic(image, skin if isinstance(skin, Skin) else None)
+        return Location(found.geometry, found.cells, found.skin, found.notes)
     if not (isinstance(skin, str) and skin == AUTO):
         return locate_board(image, _resolve(skin))
     found: list[Location] = []
