@@ -8,6 +8,7 @@ tile size; every move of a game goes through real mouse clicks on the screen.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -33,8 +34,10 @@ class DevToolsPipe:
 
     def child_setup(self) -> None:
         """Run in the child before exec: put the pipe ends on fds 3 (commands) and 4 (replies)."""
-        os.dup2(self._to_browser_r, 3)
-        os.dup2(self._from_browser_w, 4)
+        commands = fcntl.fcntl(self._to_browser_r, fcntl.F_DUPFD, 10)  # out of the way of 3 and 4 first
+        replies = fcntl.fcntl(self._from_browser_w, fcntl.F_DUPFD, 10)
+        os.dup2(commands, 3)
+        os.dup2(replies, 4)
 
     def after_spawn(self) -> None:
         """Close the browser's ends in this process, so its exit shows as end of file."""
