@@ -93,19 +93,19 @@ fill (luma) is raised: covered."""
 TEXTURE = 6.0
 """Mean high-frequency energy (0-255) above which a kind is textured (dithered: covered)."""
 
-DIGIT_MAX = 0.30
-"""A glyph farther than this from every digit reference is no digit."""
+DIGIT_MAX = 0.20
+"""A glyph farther than this from every digit reference is no digit (digits of the named clients and
+rendered looks come within 0.19; shown mines no nearer than 0.24)."""
 DIGIT_MARGIN = 0.05
 """A digit is sure only when the next digit's reference is at least this much farther."""
-SURE_DIGIT = 0.2
-"""A glyph this close to a digit (and twice the margin clear of the next) is that digit, even if symmetric."""
 HOLE_PENALTY = 0.08
 """Added to a digit's distance when the glyph's holes cannot be that digit's."""
 DIGIT_HOLES = {1: {0}, 2: {0, 1}, 3: {0}, 4: {0, 1}, 5: {0}, 6: {1}, 7: {0}, 8: {2}}
 """Enclosed holes each digit may have."""
 
-MINE_DIGIT = 0.3
-"""A mine glyph is at least this far from every digit shape (a 3 or an 8 may be as symmetric)."""
+MINE_DIGIT = 0.22
+"""A mine glyph is at least this far from every digit shape (a 3 or an 8 may be as symmetric); between
+``DIGIT_MAX`` and this, a glyph is neither and its cells are refused."""
 MINE_SYMMETRY = 0.6
 """Least overlap (IoU) of a mine glyph with its mirror images."""
 MINE_TURN = 0.5
@@ -488,23 +488,14 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
         return
-    if is_cross(ink):
-        group.shape, group.why = Shape.CROSS, "a cross"
-        return
     shape = glyph_shape(ink)
     assert shape is not None
     digit, best, second = read_digit(shape)
-    sure = best <= DIGIT_MAX and second - best >= DIGIT_MARGIN
-    if sure and not group.colours and best <= SURE_DIGIT and second - best >= 2 * DIGIT_MARGIN:
+    if best <= DIGIT_MAX and second - best >= DIGIT_MARGIN and not group.colours:
         group.shape, group.digit = Shape.DIGIT, digit
         group.why = f"digit {digit} by shape ({best:.2f}, next {second:.2f})"
-        return
-    if best >= MINE_DIGIT and is_mine(ink):
+    elif best >= MINE_DIGIT and is_mine(ink):
         group.shape, group.why = Shape.MINE, "a symmetric round glyph like no digit"
-        return
-    if sure and not group.colours:
-        group.shape, group.digit = Shape.DIGIT, digit
-        group.why = f"digit {digit} by shape ({best:.2f}, next {second:.2f})"
     else:
         group.shape, group.why = Shape.MARK, f"no sure digit (best {digit} {best:.2f}, next {second:.2f})"
 
@@ -576,14 +567,21 @@ def crossed_out(groups: list[Group]) -> None:
     """Groups that are another glyph group (a mine or a flag) with a cross drawn over it: wrong flags.
 
     A cross over a big mine leaves little background to see it against, but the difference from the
-    plain mine is the cross alone; of the two, the crossed one draws it as one stroke."""
+    plain mine is the cross alone; of the two, on the same ground (an exploded mine's red ground is no
+    cross), the crossed one draws it as one stroke."""
     marks = [g for g in groups if g.shape in (Shape.MINE, Shape.MARK)]
     for g in marks:
         for other in marks:
             if other is g:
                 continue
+            if g.base is not None or other.base is not None:
+                same_ground = g.base == other.base
+            else:
+                same_ground = (
+                    np.abs(own_background(g.tile) - own_background(other.tile)).max() <= KIND_DISTANCE
+                )
             ink = ink_of(g.tile, other.tile)
-            if is_cross(ink) and _stroke(g.tile, ink) > _stroke(other.tile, ink):
+            if same_ground and is_cross(ink) and _stroke(g.tile, ink) > _stroke(other.tile, ink):
                 g.shape, g.why = Shape.CROSS, "another glyph with a cross over it"
                 break
 
