@@ -598,7 +598,7 @@ def ace_captures(vd: VirtualDisplay, folder: Path, rng: random.Random) -> None:
 
 
 def high_digit_lost(session: TruthSession, folder: Path, name: str, tries: int = 40) -> None:
-    """Lose games by random clicks; keep the lost board showing the most distinct digits 4-8.
+    """Lose games (deducing, then guessing); keep the lost board showing the most distinct digits 4-8.
 
     Stops early once a board shows 6, 7 and 8. Unknown glyphs (a reader refusing) skip a game.
     """
@@ -606,9 +606,12 @@ def high_digit_lost(session: TruthSession, folder: Path, name: str, tries: int =
     for _ in range(tries):
         try:
             board, status = session.look()
-            while status == "playing":
-                session.game.open(session.rng.choice(board.covered()))
+            while status == "playing":  # deduce as far as it goes, then guess
+                board = session.open_safe_and_flag(30)
                 board, status = session.look()
+                if status == "playing":
+                    session.game.open(session.rng.choice(board.covered()))
+                    board, status = session.look()
         except ClientError as exc:
             LOGGER.warning("skipping a game: %s", exc)
             session.game.restart()
