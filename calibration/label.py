@@ -110,6 +110,8 @@ ALL_ZERO = 0.95
 """A plain group is 0 by the counts when this share of its cells touch no mine on a lost board (a
 stray cell of another state may fall in its group); covered cells of a lost board touch mines far
 more often."""
+FEW = 2
+"""A second look of a known digit on at most this many cells is not trusted (left out by --yes)."""
 SAME_DIGIT = 0.4
 """Two looks of one digit overlap at least this much in glyph shape (intersection over union)."""
 UNREVEALED = {Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG}
@@ -244,6 +246,8 @@ class Labeller:
             gid: Proposal(gid, state, True, "matches the existing skin") for gid, state in self.known.items()
         }
         self.proposals.update(preset or {})
+        self.pinned: set[int] = set()
+        """Groups the whole-board counts labelled as digits."""
         self.known.update({gid: p.state for gid, p in (preset or {}).items() if p.state is not None})
 
     # -- helpers ------------------------------------------------------------------------------
@@ -304,6 +308,7 @@ class Labeller:
         self._settle_exploded()
         self._count_digits()
         self._digits()
+        self._distrust_few(self.pinned)
         for g in self.groups:
             self._propose(g.id, None, False, "looks like no cell state minebot knows")
         return dict(sorted(self.proposals.items()))
@@ -694,6 +699,22 @@ class Labeller:
                     self._propose(gid, Cell(lo), False, why + f"; but its glyph is not shaped like #{twin}'s")
                 else:
                     self._propose(gid, Cell(lo), True, why)
+                    self.pinned.add(gid)
+
+    def _distrust_few(self, pinned: set[int]) -> None:
+        """Count-pinned groups of at most :data:`FEW` cells whose digit a larger sure group also has
+        become unsure: a second look of a known digit adds nothing to play, and on so few cells it
+        may be a mark that happens to touch that count (a crossed-out flag)."""
+        for gid in pinned:
+            p = self.proposals.get(gid)
+            if p is None or not p.confident or p.state is None or not p.state.is_number():
+                continue
+            if self.groups[gid].count <= FEW and any(
+                q.confident and q.state == p.state and self.groups[g].count > self.groups[gid].count
+                for g, q in self.proposals.items()
+            ):
+                why = p.reason + f"; another look of {int(p.state)}, on too few cells to trust"
+                self.proposals[gid] = Proposal(gid, p.state, False, why, (p.state, Cell.WRONG_FLAG))
 
     def _same_value_shape(self, gid: int, value: int) -> int | None:
         """A larger group already labelled ``value`` whose glyph is not shaped like this group's (a

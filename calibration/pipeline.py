@@ -225,6 +225,8 @@ class ReadBack:
     """Cells the skin reads differently from the label calibration gave their group."""
     error: str | None = None
     """Why :func:`bot.vision.read_screen` could not read the screenshot with the skin at all."""
+    left_out: list[tuple[int, int]] = field(default_factory=list)
+    """Cells of groups left out of the skin (unsure end-of-game looks), refused as they should be."""
 
     @property
     def safe(self) -> bool:
@@ -235,21 +237,23 @@ class ReadBack:
 def read_back(
     analysis: Analysis, skin_folder: Path, answers: dict[int, Cell | None] | None = None
 ) -> list[ReadBack]:
-    """Re-read every calibration screenshot with the written skin as play and ``dry-run`` do
-    (:func:`bot.vision.read_screen`: find the board, then read it) and compare with the labels."""
+    """Re-read every calibration screenshot with the written skin as play and ``dry-run`` do (find the
+    board with the skin, then read every cell: :func:`bot.vision.find_board`, the first half of
+    :func:`bot.vision.read_screen`) and compare with the labels. Cells of groups left out of the skin
+    are expected to be refused (``left_out``), not counted against it."""
     from bot.errors import MinebotError
-    from bot.vision import read_screen
+    from bot.vision import find_board
 
     skin = load_skin(skin_folder)
     answers = answers or {}
     results = []
     for k, (shot, image) in enumerate(zip(analysis.shots, analysis.images, strict=True)):
         try:
-            reading = read_screen(image, skin)
+            location = find_board(image, skin)
         except MinebotError as exc:
             results.append(ReadBack(shot.name, 0.0, 0.0, error=str(exc)))
             continue
-        found, mine = reading.geometry, shot.geometry
+        found, mine = location.geometry, shot.geometry
         if (found.rows, found.cols) != (mine.rows, mine.cols) or max(
             abs(found.left - mine.left), abs(found.top - mine.top)
         ) > 0.5 * min(mine.pitch_x, mine.pitch_y):
@@ -262,17 +266,20 @@ def read_back(
         expect = np.vectorize(
             lambda gid: int(s) if (s := answers.get(gid, analysis.proposals[gid].state)) is not None else -1
         )(analysis.grids[k])
-        disagree = [
-            (int(r), int(c))
-            for r, c in zip(*np.nonzero((expect >= 0) & (expect != reading.board.cells)), strict=True)
-        ]
+        cells = location.reading
+        refused = cells.uncertain_mask()
+        read = np.asarray(cells.states).astype(int)
+        disagree = np.nonzero((expect >= 0) & ~refused & (expect != read))
+        kept = ~(refused & (expect < 0))
+        confidence = cells.confidence[kept] if kept.any() else np.zeros(1)
         results.append(
             ReadBack(
                 shot.name,
-                float(reading.confidence.min()),
-                float(np.median(reading.confidence)),
-                reading.cells.uncertain(),
-                disagree,
+                float(confidence.min()),
+                float(np.median(confidence)),
+                [(int(r), int(c)) for r, c in zip(*np.nonzero(refused & (expect >= 0)), strict=True)],
+                [(int(r), int(c)) for r, c in zip(*disagree, strict=True)],
+                left_out=[(int(r), int(c)) for r, c in zip(*np.nonzero(refused & (expect < 0)), strict=True)],
             )
         )
     return results

@@ -131,9 +131,10 @@ def _print_report(report: CalibrateReport) -> None:
             print(f"read-back {rb.name}: NOT READABLE with this skin: {rb.error}")
             continue
         verdict = "safe to play" if rb.safe else "CHECK"
+        refused = f", {len(rb.left_out)} left-out cell(s) refused" if rb.left_out else ""
         print(
             f"read-back {rb.name}: confidence margin min {rb.min_margin:.2f}, median {rb.median_margin:.2f}, "
-            f"{len(rb.uncertain)} uncertain, {len(rb.disagree)} read differently: {verdict}"
+            f"{len(rb.uncertain)} uncertain, {len(rb.disagree)} read differently{refused}: {verdict}"
         )
 
 
