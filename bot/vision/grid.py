@@ -269,7 +269,7 @@ def _merge_groups(faces: _Faces, groups: list[tuple[np.ndarray, float, float]]) 
     boxes = [
         (faces.cx[g].min(), faces.cy[g].min(), faces.cx[g].max(), faces.cy[g].max()) for g, _, _ in groups
     ]
-    refs = [(float(np.median(faces.cx[g])), float(np.median(faces.cy[g]))) for g, _, _ in groups]
+    refs = [(float(faces.cx[g[0]]), float(faces.cy[g[0]])) for g, _, _ in groups]  # a face on each lattice
     a, b = [], []
     for i in range(n):
         for j in range(i + 1, n):
@@ -424,8 +424,9 @@ class _Board:
         along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
         lo, hi = across.line(index), across.line(index + 1)
         h, w = self.gray.shape if axis == 0 else self.gray.shape[::-1]
-        if lo < 0 or hi > h:
+        if lo < 0 or hi > h + 1:  # a board may end at the image's edge, half a pixel short
             return np.zeros(0), 0.0
+        hi = min(hi, h)
         margin = (hi - lo) // 5
         profile = self.band(1 - axis, lo + margin, hi - margin)
         lines = along.lines()
