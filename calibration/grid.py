@@ -253,6 +253,38 @@ def _global_axis(image: np.ndarray, profile: np.ndarray, pitch: int, axis: int) 
 
 
 def find_grid(image: np.ndarray) -> Geometry:
+    """The board's geometry on ``image`` (BGR), from two finders that see the grid differently:
+    :func:`bot.vision.grid.find_grid` (the skinless finder minebot reads with: cell faces, then the
+    board's extent from its own structure) and :func:`find_lattice` (periodic cell boundaries).
+    Where they agree on the board's size, the lattice's cut stands; where they differ, the larger
+    board wins (a finder that stops short of the board is the usual failure), refined like the
+    lattice's: pitch over the board's self-match, then the cut that groups the cells best.
+
+    Raises:
+        BoardNotFoundError: when neither finds a grid.
+    """
+    from bot.vision.grid import find_grid as find_board_grid
+
+    try:
+        lattice: Geometry | None = find_lattice(image)
+    except BoardNotFoundError:
+        lattice = None
+    try:
+        g = find_board_grid(image).geometry
+    except BoardNotFoundError:
+        if lattice is None:
+            raise
+        return lattice
+    if lattice is not None and (
+        (lattice.rows, lattice.cols) == (g.rows, g.cols) or lattice.rows * lattice.cols > g.rows * g.cols
+    ):
+        return lattice
+    ex, ey = edge_maps(image)
+    refined = _fit(image, ex, ey, round(g.left), round(g.top), g.pitch_x, g.pitch_y, g.rows, g.cols)
+    return _best_phase(image, refined)
+
+
+def find_lattice(image: np.ndarray) -> Geometry:
     """The board's geometry on ``image`` (BGR), found from its periodic cell boundaries alone.
 
     Raises:
