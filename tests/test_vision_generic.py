@@ -181,3 +181,12 @@ def test_dry_run_with_the_generic_skin(capsys):
         pytest.skip("winemine capture absent")
     assert main(["dry-run", "--skin", "generic", str(png)]) == 0
     assert "skin: generic" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("module", ["bot.vision.generic", "bot.vision.glyphs"])
+def test_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
