@@ -61,6 +61,7 @@ def _folder_id(folder: Path) -> str:
     return str(folder.relative_to(REAL))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", FOLDERS, ids=_folder_id)
 @pytest.mark.parametrize("tinted", [False, True], ids=["plain", "night_light"])
 def test_real_captures_read_exactly_or_are_refused(folder, tinted):
