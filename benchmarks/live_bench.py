@@ -222,11 +222,11 @@ def run(
             mouse.player, mouse.client = player, client
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
             for index in range(games):
-                if index:
-                    player.new_game()
                 if client_name == "winemine":
                     _next_second()
                 try:
+                    if index:
+                        player.new_game()
                     result = player.play_game(index)
                 except Exception as exc:  # a crash in the bot: record it, start the next game afresh
                     LOGGER.exception("game %d crashed", index)
