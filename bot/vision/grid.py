@@ -513,7 +513,7 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
     kinds = _kinds(faces)
     for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
         index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
-        steady = abs(pitch - axis.pitch) < 0.1 * axis.pitch
+        steady = abs(pitch - axis.pitch) < max(0.3, 0.015 * axis.pitch)  # a refit, not a new pitch
         if fits.sum() >= MIN_GROUP and np.ptp(index[fits]) >= 2 and steady:
             _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
 
