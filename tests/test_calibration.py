@@ -367,7 +367,6 @@ def _real_sets() -> list:
 
     grid_misses = {  # boards calibration.grid does not find whole yet: the counts cannot hold there
         "jsminesweeper/t32_z175": "grid found as 15x30 (calibration.grid), not 16x30",
-        "ace-minesweeper": "grid found as 28x10 (calibration.grid), not 32x32",
         "xbomb": "expert_opening's grid found at pitch 20 x 26.7 (calibration.grid)",
     }
     out = []
