@@ -365,9 +365,9 @@ def test_digits_forced_by_the_counts():
 def _real_sets() -> list:
     from benchmarks.calibration_real import sets
 
-    grid_misses = {  # boards calibration.grid does not find whole yet: the counts cannot hold there
+    grid_misses = {  # sets --yes cannot label yet (see docs/benchmarks.md, Calibration)
         "jsminesweeper/t32_z175": "grid found as 15x30 (calibration.grid), not 16x30",
-        "xbomb": "expert_opening's grid found at pitch 20 x 26.7 (calibration.grid)",
+        "xbomb": "glyphs overflow into the cell below: lost + opening fall into ~68 looks",
     }
     out = []
     for folder in sets(REAL):
