@@ -22,7 +22,7 @@ from bot.agent.ending import judge_end
 from bot.board import Board, Cell
 from bot.capture import CaptureBackend
 from bot.cli import main
-from bot.errors import AbortedError
+from bot.errors import AbortedError, MinebotError
 from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Region
 from bot.mock import Disturbances, SimClient
@@ -661,3 +661,31 @@ def test_a_game_left_half_played_is_not_taken_for_a_new_one():
     player.options.new_game = parse_new_game("F2")
     player.new_game()
     assert player.new_game_way == "F2" and client.game.board.is_fresh()
+
+
+class Blank(CaptureBackend):
+    """A screen with no board on it."""
+
+    name = "blank"
+
+    def screen_region(self) -> Region:
+        return Region(0, 0, 320, 240)
+
+    def _grab(self, region: Region) -> np.ndarray:
+        return np.full((region.height, region.width, 3), 90, np.uint8)
+
+
+def test_a_new_game_when_no_board_was_ever_found_needs_a_restart():
+    client = sim()
+    player = Player(Blank(), client.input, PlayOptions(), sleep=lambda s: None)
+    result = player.play_game()
+    assert result.status == "error" and client.clicks == 0
+    with pytest.raises(MinebotError, match="never found"):
+        player.new_game()
+    restarts = []
+    player = Player(
+        Blank(), client.input, PlayOptions(), sleep=lambda s: None, restart=lambda: restarts.append(1)
+    )
+    player.play_game()
+    player.new_game()
+    assert restarts == [1] and player.new_game_way == "restart" and client.clicks == 0

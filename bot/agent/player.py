@@ -826,7 +826,9 @@ class Player:
         Raises:
             MinebotError: no way started a new game (names the ways tried).
         """
-        assert self.skin is not None and self.geometry is not None
+        if self.skin is None or self.geometry is None:
+            self._new_game_unseen()
+            return
         tried = []
         for way in self._new_game_ways():
             before = self._board_now()
@@ -845,6 +847,16 @@ class Player:
             "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
             "say how with --new-game face|F2|restart|click:DX,DY"
         )
+
+    def _new_game_unseen(self) -> None:
+        """A new game when the board was never found: only a restart of the client can give one."""
+        if self.restart is None:
+            raise MinebotError(
+                "the board was never found on the screen, so there is no face or board to start a new game "
+                "from: start one by hand, or give --restart-command"
+            )
+        self.restart()
+        self.new_game_way = "restart"
 
     def run(self) -> SessionSummary:
         """Play ``options.games`` games; stops cleanly on Ctrl-C, the fail-safe or the time limit."""
