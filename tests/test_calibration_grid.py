@@ -73,7 +73,15 @@ def test_largest_rectangle():
     assert largest_rectangle(mask) == (1, 0, 2, 4)
 
 
-REAL_CAPTURES = sorted((Path(__file__).resolve().parent / "data" / "real").glob("*/*.png"))
+KNOWN_MISSES = {
+    "xbomb-expert_opening": "the button bar above xbomb's board is taken for a 17th row (docs/benchmarks.md)",
+}
+"""Real captures the calibration grid still gets wrong: listed here so that a fix shows as XPASS."""
+REAL_CAPTURES = [
+    pytest.param(png, marks=pytest.mark.xfail(reason=KNOWN_MISSES[name]) if name in KNOWN_MISSES else ())
+    for png in sorted((Path(__file__).resolve().parent / "data" / "real").glob("*/*.png"))
+    for name in [f"{png.parent.name}-{png.stem}"]
+]
 
 
 @pytest.mark.parametrize("png", REAL_CAPTURES, ids=lambda p: f"{p.parent.name}-{p.stem}")
