@@ -33,6 +33,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
+from bot.vision.boxes import Boxes
 
 LOGGER = logging.getLogger(__name__)
 
@@ -87,27 +88,6 @@ class GridFit:
         return self.geometry.rows * self.geometry.cols
 
 
-@dataclass
-class _Faces:
-    """Candidate faces in full-size pixels: box corner, size and centre."""
-
-    x: np.ndarray
-    y: np.ndarray
-    w: np.ndarray
-    h: np.ndarray
-
-    @property
-    def cx(self) -> np.ndarray:
-        return self.x + self.w / 2
-
-    @property
-    def cy(self) -> np.ndarray:
-        return self.y + self.h / 2
-
-    def take(self, index: np.ndarray) -> _Faces:
-        return _Faces(self.x[index], self.y[index], self.w[index], self.h[index])
-
-
 @dataclass(frozen=True)
 class _Axis:
     """One axis of a lattice: cell ``i`` starts at ``round(start + i * pitch)``; ``count`` cells."""
@@ -155,7 +135,7 @@ def half_flat_mask(gray: np.ndarray) -> np.ndarray:
     return ((share == 255) | ((share == 0) & smooth)).astype(np.uint8)
 
 
-def find_faces(gray: np.ndarray) -> _Faces:
+def find_faces(gray: np.ndarray) -> Boxes:
     """Roughly square flat blobs, found on the half-size flat mask (their sizes in full pixels)."""
     half = half_flat_mask(gray)
     _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=4)
@@ -169,7 +149,7 @@ def find_faces(gray: np.ndarray) -> _Faces:
         & (area >= 0.45 * bw * bh)
     )
     s = stats[1:][keep].astype(np.float64) * 2
-    return _Faces(s[:, 0], s[:, 1], s[:, 2], s[:, 3])
+    return Boxes(s[:, 0], s[:, 1], s[:, 2], s[:, 3])
 
 
 def _line_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -187,7 +167,7 @@ def _line_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tupl
     return a[same], b[same]
 
 
-def _links(faces: _Faces) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _links(faces: Boxes) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For x then y: neighbour pairs of like faces whose spacing could be one pitch, and the spacing."""
     out = []
     for along, across, size, other in (
@@ -233,7 +213,7 @@ def _mode_gap(gaps: np.ndarray) -> float | None:
     return float(near.mean()) if len(near) else None
 
 
-def face_groups(faces: _Faces) -> list[np.ndarray]:
+def face_groups(faces: Boxes) -> list[np.ndarray]:
     """Groups of faces linked one pitch apart in rows and columns, at each group's own pitch."""
     (ax, bx, gx), (ay, by, gy) = _links(faces)
     n = len(faces.x)
@@ -260,7 +240,7 @@ def face_groups(faces: _Faces) -> list[np.ndarray]:
     return sorted((g for g in merged if len(g) >= MIN_GROUP), key=len, reverse=True)
 
 
-def _merge_groups(faces: _Faces, groups: list[tuple[np.ndarray, float, float]]) -> list[np.ndarray]:
+def _merge_groups(faces: Boxes, groups: list[tuple[np.ndarray, float, float]]) -> list[np.ndarray]:
     """Join groups on one lattice (same pitches, centres a whole number of cells apart, within a few
     cells of each other): a board's faces part where a row of opened cells has none."""
     n = len(groups)
@@ -328,7 +308,7 @@ def _fit_axis(
     return index, slope, offset, keep
 
 
-def _kinds(faces: _Faces) -> np.ndarray:
+def _kinds(faces: Boxes) -> np.ndarray:
     """Face kinds by size (covered and opened faces differ): an index per distinct (w, h)."""
     _, inverse = np.unique(np.stack([faces.w, faces.h], axis=1), axis=0, return_inverse=True)
     return inverse.ravel()
@@ -463,7 +443,7 @@ _MIDDLES = np.linspace(0.25, 0.75, 7)
 """Where in a cell its own level is sampled (fractions of the pitch)."""
 
 
-def _faces_at(faces: _Faces, ax: _Axis, ay: _Axis, rows: int, cols: int) -> np.ndarray:
+def _faces_at(faces: Boxes, ax: _Axis, ay: _Axis, rows: int, cols: int) -> np.ndarray:
     """Which lattice cells (counted from ``ax``/``ay`` starts) hold a face centre."""
     c = np.floor((faces.cx - ax.start) / ax.pitch).astype(np.intp)
     r = np.floor((faces.cy - ay.start) / ay.pitch).astype(np.intp)
@@ -473,7 +453,7 @@ def _faces_at(faces: _Faces, ax: _Axis, ay: _Axis, rows: int, cols: int) -> np.n
     return out
 
 
-def _lattice(faces: _Faces) -> tuple[_Axis, _Axis] | None:
+def _lattice(faces: Boxes) -> tuple[_Axis, _Axis] | None:
     """The lattice through one group's faces: axes from cell (0, 0) of the faces' bounding box."""
     (ax_, _, gx), (ay_, _, gy) = _links(faces)
     px, py = _mode_gap(gx), _mode_gap(gy)
@@ -492,7 +472,7 @@ def _lattice(faces: _Faces) -> tuple[_Axis, _Axis] | None:
     return ax, ay
 
 
-def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
+def _face_pitch(gray: np.ndarray, board: _Board, like: Boxes) -> None:
     """Refit both pitches to the centres of the faces in the board's region, found at full size
     (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do."""
     ax, ay = board.ax, board.ay
@@ -509,7 +489,7 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
     keep = whole & (bw >= lo_w) & (bw <= hi_w) & (bh >= lo_h) & (bh <= hi_h) & (area >= 0.45 * bw * bh)
     if keep.sum() < MIN_GROUP:
         return
-    faces = _Faces(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
+    faces = Boxes(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
     kinds = _kinds(faces)
     for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
         index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
@@ -518,19 +498,19 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: _Faces) -> None:
             _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
 
 
-def _fit_crop(gray: np.ndarray, faces: _Faces) -> GridFit | None:
+def _fit_crop(gray: np.ndarray, faces: Boxes) -> GridFit | None:
     """:func:`_fit_group` on the part of the screenshot within :data:`CROP_CELLS` cells of the faces."""
     pitch = float(np.median(np.maximum(faces.w, faces.h))) * 1.5
     margin = CROP_CELLS * pitch
     h, w = gray.shape
     x0, y0 = max(int(faces.x.min() - margin), 0), max(int(faces.y.min() - margin), 0)
     x1, y1 = min(int((faces.x + faces.w).max() + margin), w), min(int((faces.y + faces.h).max() + margin), h)
-    local = _Faces(faces.x - x0, faces.y - y0, faces.w, faces.h)
+    local = Boxes(faces.x - x0, faces.y - y0, faces.w, faces.h)
     fit = _fit_group(np.ascontiguousarray(gray[y0:y1, x0:x1]), local)
     return None if fit is None else replace(fit, geometry=fit.geometry.offset(x0, y0))
 
 
-def _fit_group(gray: np.ndarray, faces: _Faces) -> GridFit | None:
+def _fit_group(gray: np.ndarray, faces: Boxes) -> GridFit | None:
     """A board grown from one group of faces, or None when it is no board."""
     lattice = _lattice(faces)
     if lattice is None:
@@ -555,7 +535,7 @@ def _fit_group(gray: np.ndarray, faces: _Faces) -> GridFit | None:
     return GridFit(geometry, _inset(gray, ax, ay), float(own.mean()))
 
 
-def _strip_ok(board: _Board, kinds: _Faces, axis: int, index: int) -> bool:
+def _strip_ok(board: _Board, kinds: Boxes, axis: int, index: int) -> bool:
     """Whether lattice row (axis 0) or column (axis 1) ``index`` shows the board's structure: faces
     of the board's sizes in enough of its cells, or enough boundaries across it."""
     strength, contrast = board.cross_boundaries(axis, index)
@@ -573,7 +553,7 @@ def _strip_ok(board: _Board, kinds: _Faces, axis: int, index: int) -> bool:
     return float(shifted.mean()) >= STRIP_SHARE
 
 
-def _grow(board: _Board, faces: _Faces) -> None:
+def _grow(board: _Board, faces: Boxes) -> None:
     """Add rows and columns while they show the board's structure; trim outer ones that do not."""
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
     for axis in (0, 1):

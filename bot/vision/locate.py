@@ -40,6 +40,7 @@ from bot.board import Cell
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry, Region
 from bot.skin import Skin
+from bot.vision.boxes import Boxes
 from bot.vision.classify import (
     CellReading,
     better_reading,
@@ -172,27 +173,6 @@ def _build_face_kinds(skin: Skin) -> list[FaceKind]:
     return kinds
 
 
-@dataclass
-class _Blobs:
-    """Candidate face blobs: bounding boxes and centres (continuous pixel coordinates)."""
-
-    x: np.ndarray
-    y: np.ndarray
-    w: np.ndarray
-    h: np.ndarray
-
-    @property
-    def cx(self) -> np.ndarray:
-        return self.x + self.w / 2
-
-    @property
-    def cy(self) -> np.ndarray:
-        return self.y + self.h / 2
-
-    def take(self, index: np.ndarray) -> _Blobs:
-        return _Blobs(self.x[index], self.y[index], self.w[index], self.h[index])
-
-
 def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Boxes ``(x0, y0, x1, y1)`` around areas where at least a quarter of the mask is set.
 
@@ -211,7 +191,7 @@ def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     return boxes
 
 
-def _find_blobs(image: np.ndarray, colours: list[np.ndarray], tolerance: int) -> _Blobs:
+def _find_blobs(image: np.ndarray, colours: list[np.ndarray], tolerance: int) -> Boxes:
     masks = []
     for colour in colours:
         low = np.clip(colour - tolerance, 0, 255).astype(np.uint8)
@@ -220,7 +200,7 @@ def _find_blobs(image: np.ndarray, colours: list[np.ndarray], tolerance: int) ->
     return _mask_blobs(masks)
 
 
-def flat_blobs(image: np.ndarray) -> _Blobs:
+def flat_blobs(image: np.ndarray) -> Boxes:
     """Face blobs of any colour: areas whose every 3x3 neighbourhood is flat (within ``FLAT_SPREAD``
     on each channel). For a screen whose colours are shifted, where no template colour is on show."""
     kernel = np.ones((3, 3), np.uint8)
@@ -229,7 +209,7 @@ def flat_blobs(image: np.ndarray) -> _Blobs:
     return _mask_blobs([cv2.compare(spread, FLAT_SPREAD, cv2.CMP_LE)])
 
 
-def _mask_blobs(masks: list[np.ndarray]) -> _Blobs:
+def _mask_blobs(masks: list[np.ndarray]) -> Boxes:
     """Roughly square, roughly filled blobs of a face's size in any of the masks."""
     parts = [np.zeros((0, 4))]
     for mask in masks:
@@ -254,7 +234,7 @@ def _mask_blobs(masks: list[np.ndarray]) -> _Blobs:
             found[:, 1] += y0
             parts.append(found)
     found = np.concatenate(parts)
-    return _Blobs(found[:, 0], found[:, 1], found[:, 2], found[:, 3])
+    return Boxes(found[:, 0], found[:, 1], found[:, 2], found[:, 3])
 
 
 def _neighbour_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -288,7 +268,7 @@ def _pitch_peak(gaps: np.ndarray) -> float | None:
     return float(np.median(near)) if len(near) else None
 
 
-def _groups(blobs: _Blobs, pitch: float) -> list[np.ndarray]:
+def _groups(blobs: Boxes, pitch: float) -> list[np.ndarray]:
     """Blobs joined to a neighbour one pitch away (in a row or a column), as index groups."""
     parent = np.arange(len(blobs.x))
 
@@ -330,7 +310,7 @@ def _fit_axis(edges: np.ndarray, pitch: float) -> tuple[np.ndarray, float, float
     return index, float(slope), float(intercept)
 
 
-def _axis_pitch(blobs: _Blobs, horizontal: bool) -> float:
+def _axis_pitch(blobs: Boxes, horizontal: bool) -> float:
     """The most common spacing between neighbouring blobs along one axis (falls back to the blob size)."""
     along, across = (blobs.cx, blobs.cy) if horizontal else (blobs.cy, blobs.cx)
     size = np.maximum(blobs.w, blobs.h)
@@ -339,7 +319,7 @@ def _axis_pitch(blobs: _Blobs, horizontal: bool) -> float:
 
 
 def _cell_edges(
-    blobs: _Blobs, kinds: list[FaceKind], scale_x: float, scale_y: float
+    blobs: Boxes, kinds: list[FaceKind], scale_x: float, scale_y: float
 ) -> tuple[np.ndarray, ...]:
     """Each blob's cell left and top edge, taking it as the face of the kind whose size it matches.
 
@@ -358,7 +338,7 @@ def _cell_edges(
     return left_edges[fits], top_edges[fits]
 
 
-def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry | None:
+def _initial_geometry(blobs: Boxes, kinds: list[FaceKind], skin: Skin) -> Geometry | None:
     """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
     rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
     left_edges, top_edges = _cell_edges(blobs, kinds, rough_x / skin.cell_size, rough_y / skin.cell_size)
@@ -369,7 +349,7 @@ def _initial_geometry(blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geome
     return Geometry(left, top, pitch_x, pitch_y, int(np.ptp(row)) + 1, int(np.ptp(col)) + 1)
 
 
-def _refit(geometry: Geometry, blobs: _Blobs, kinds: list[FaceKind], skin: Skin) -> Geometry:
+def _refit(geometry: Geometry, blobs: Boxes, kinds: list[FaceKind], skin: Skin) -> Geometry:
     """Refit pitch and origin to every blob on the grid (after extension there are more than the group
     had), keeping the grid's rows and columns: a longer baseline gives a sub-pixel pitch."""
     box = geometry.region()
@@ -523,7 +503,7 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
 
 
 def _locate_group(
-    image: np.ndarray, group: _Blobs, blobs: _Blobs, kinds: list[FaceKind], skin: Skin
+    image: np.ndarray, group: Boxes, blobs: Boxes, kinds: list[FaceKind], skin: Skin
 ) -> Location | None:
     """Check one lattice group as a board: snap, classify, extend, refit on all blobs and snap, again."""
     geometry = _initial_geometry(group, kinds, skin)
