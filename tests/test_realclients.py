@@ -196,13 +196,18 @@ def test_live_client_start_look_click_stop(display: VirtualDisplay, kind: str) -
         rect = geometry.region()
         board_pixels = image[rect.top : rect.bottom, rect.left : rect.right]
         covered = skin.cells[Cell.COVERED]
-        assert np.array_equal(board_pixels, np.tile(covered, (client.rows, client.cols, 1)))
+        size_y, size_x = covered.shape[:2]
+        cells = board_pixels.reshape(client.rows, size_y, client.cols, size_x, 3).swapaxes(1, 2)
+        is_covered = (cells == covered).all(axis=(2, 3, 4))
+        # xdemineur may open a zero region by itself at start-up: then most cells, not all, are covered.
+        assert is_covered.all() or (kind == "xdemineur" and is_covered.sum() >= is_covered.size - 40)
+        target = (4, 4) if is_covered[4, 4] else tuple(int(v) for v in np.argwhere(is_covered)[0])
         face = geometry.face
         assert face is not None
         assert np.array_equal(image[face.top : face.bottom, face.left : face.right], skin.faces["playing"])
-        client.open((4, 4))
+        client.open(target)
         after = screenshot(display)
-        cell = geometry.cell_rect((4, 4))
+        cell = geometry.cell_rect(target)
         assert not np.array_equal(
             after[cell.top : cell.bottom, cell.left : cell.right],
             image[cell.top : cell.bottom, cell.left : cell.right],
