@@ -216,12 +216,17 @@ def test_live_client_start_look_click_stop(display: VirtualDisplay, kind: str) -
         assert owned
     finally:
         client.__exit__(None, None, None)
-    deadline = time.monotonic() + 5
+    _assert_gone(owned)
+    if kind == "winemine":
+        assert client.prefix is None  # private prefix removed
+
+
+def _assert_gone(owned: list[int], wait: float = 5.0) -> None:
+    """Every process the client started has exited within ``wait`` seconds."""
+    deadline = time.monotonic() + wait
     while any(_exists(pid) for pid in owned) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [pid for pid in owned if _exists(pid)]
-    if kind == "winemine":
-        assert client.prefix is None  # private prefix removed
 
 
 def _exists(pid: int) -> bool:
@@ -297,10 +302,7 @@ def test_live_truth_client_click_move_stop(name: str, zoom: float | None) -> Non
             assert owned
         finally:
             client.__exit__(None, None, None)
-        deadline = time.monotonic() + 5
-        while any(_exists(pid) for pid in owned) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not [pid for pid in owned if _exists(pid)]
+        _assert_gone(owned)
 
 
 # -- the harness's exact pixel readers against their own saved captures ---------------------------
