@@ -139,6 +139,11 @@ def is_generic(skin: Skin) -> bool:
     return skin.name == GENERIC and not skin.cells
 
 
+def _wants_generic(skin: Skin | str) -> bool:
+    """Whether the caller asked for the skinless reader, by name or with its stand-in skin."""
+    return skin == GENERIC if isinstance(skin, str) else is_generic(skin)
+
+
 def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
     """Every cell read with no skin, reusing (and growing) the model learnt by earlier frames."""
     model = per_skin(skin, "generic model", lambda _: GenericModel())
@@ -222,7 +227,7 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
         BoardNotFoundError: no skin finds a board (each skin's reason is given), or a skin finds two.
         SkinError: a named skin does not exist or is broken.
     """
-    if isinstance(skin, str) and skin == GENERIC or isinstance(skin, Skin) and is_generic(skin):
+    if _wants_generic(skin):
         found = find_generic(image, skin if isinstance(skin, Skin) else None)
         return Location(found.geometry, found.cells, found.skin, found.notes)
     if not (isinstance(skin, str) and skin == AUTO):
@@ -275,6 +280,12 @@ def counted_mines(image: np.ndarray, cells: CellReading) -> int | None:
     return total if 0 <= total <= board.cells.size else None
 
 
+def _finish_generic(image: np.ndarray, found: Reading, mines: int | None) -> Reading:
+    """A skinless reading finished like any other, its mine count from the counter when none is given."""
+    mines = mines if mines is not None else counted_mines(image, found.cells)
+    return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
+
+
 def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = None) -> Reading:
     """Locate the board on a whole screenshot and read it: board, geometry, status, skin, confidences.
 
@@ -286,10 +297,9 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
         BoardNotFoundError: no board, or more than one (saying where each is).
         RecognitionError: the board was found but a cell cannot be read confidently.
     """
-    if isinstance(skin, str) and skin == GENERIC or isinstance(skin, Skin) and is_generic(skin):
+    if _wants_generic(skin):
         found = find_generic(image, skin if isinstance(skin, Skin) else None)
-        mines = mines if mines is not None else counted_mines(image, found.cells)
-        return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
+        return _finish_generic(image, found, mines)
     try:
         location = find_board(image, skin)
     except BoardNotFoundError as exc:
@@ -301,6 +311,5 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
             found = find_generic(image, notes=[note])
         except BoardNotFoundError as generic_exc:
             raise BoardNotFoundError(f"{exc}; with no skin: {generic_exc}") from generic_exc
-        mines = mines if mines is not None else counted_mines(image, found.cells)
-        return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
+        return _finish_generic(image, found, mines)
     return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
