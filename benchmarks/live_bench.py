@@ -60,7 +60,8 @@ class CheckedInput(PyAutoGuiInput):
         self.client: RealClient | None = None
         self.outside: list[str] = []
 
-    def _click(self, x: int, y: int, button: str) -> None:
+    def _note(self, x: int, y: int, button: str) -> None:
+        """Record a click about to be sent outside the board (as located, or as really drawn)."""
         geometry = self.player.geometry if self.player else None
         board = geometry.region() if geometry else None
         face = geometry.face if geometry else None
@@ -69,7 +70,16 @@ class CheckedInput(PyAutoGuiInput):
         elif self.client is not None and not on_client_board(self.client, x, y):
             real = self.client.board_geometry()
             self.outside.append(f"{button} click at ({x}, {y}) outside the real board {real.region()}")
+
+    def _click(self, x: int, y: int, button: str) -> None:
+        self._note(x, y, button)
         super()._click(x, y, button)
+
+    def _guarded_click(self, x, y, action, expect, look):  # type: ignore[no-untyped-def]
+        sent = super()._guarded_click(x, y, action, expect, look)
+        if sent and self.holds_screen:  # a held click sends its own events (else through _click)
+            self._note(x, y, action)
+        return sent
 
 
 def on_client_board(client: RealClient, x: int, y: int) -> bool:
@@ -243,16 +253,25 @@ def run(
 
 
 class WindowMover:
-    """Moves the client's window back and forth every ``every`` moves (the bot must follow it)."""
+    """Moves the client's window back and forth every ``every`` moves (the bot must follow it).
+
+    A move comes between the bot's reading and its clicks, so those clicks are refused and the board
+    is read again; the window is not moved again before the board has changed (the bot has clicked),
+    else with ``every`` = 1 no click could ever be sent.
+    """
 
     def __init__(self, client: RealClient, every: int) -> None:
         self.client, self.every = client, every
         self.count = 0
         self.moves = 0
+        self._moved_at: Board | None = None
 
     def __call__(self, board: Board, moves: list) -> None:  # type: ignore[type-arg]
+        if self._moved_at is not None and board == self._moved_at:
+            return
         self.count += 1
         if self.count % self.every == 0:
+            self._moved_at = board
             away = self.client.window_region().left >= 23  # moved before (a new process starts at 0, 0)
             sign = -1 if away else 1
             self.client.move_window(sign * 23, sign * 11)

@@ -67,12 +67,21 @@ def main(argv: list[str] | None = None) -> int:
             """Notes the cell each click is meant for, and clicks outside the board as located."""
 
             def _click(self, x: int, y: int, button: str) -> None:
+                self._note(x, y)
+                super()._click(x, y, button)
+
+            def _guarded_click(self, x, y, action, expect, look):  # type: ignore[no-untyped-def]
+                sent = super()._guarded_click(x, y, action, expect, look)
+                if sent and self.holds_screen:  # a held click does not go through _click
+                    self._note(x, y)
+                return sent
+
+            def _note(self, x: int, y: int) -> None:
                 g = player.geometry
                 assert g is not None
                 meant.append(g.cell_at(x, y))
                 if not g.region().contains(x, y) and not (g.face and g.face.contains(x, y)):
                     stray.append((x, y))
-                super()._click(x, y, button)
 
         size = (lv.rows, lv.cols, lv.mines)
         client_cls = CLIENTS[args.client]

@@ -19,11 +19,13 @@ import logging
 import os
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+import numpy as np
 
 from bot.capture import Resource, open_backend
 from bot.errors import AbortedError, InputError
@@ -44,6 +46,18 @@ class InputEvent:
     x: int | None = None
     y: int | None = None
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class Expect:
+    """Screen pixels a guarded click needs unchanged: ``pixels`` (BGR, as captured) at ``region``."""
+
+    region: Region
+    pixels: np.ndarray
+
+
+ACTIONS = (*BUTTONS, "chord")
+"""What a guarded click sends: a button's click, or a chord."""
 
 
 class InputBackend(Resource, ABC):
@@ -110,12 +124,51 @@ class InputBackend(Resource, ABC):
         """Chord (open all unflagged neighbours of a satisfied number) at (x, y), if the backend can."""
         self._chord(*self._check(x, y, "chord"))
 
+    holds_screen = False
+    """Whether :meth:`guarded_click` checks the pixels and clicks with the screen held still (no other
+    program can move a window in between); else a window moved between the look and the click goes
+    unseen (the look is as close to the click as the backend can make it)."""
+
+    def guarded_click(
+        self, x: int, y: int, action: str, expect: Sequence[Expect], look: Callable[[Region], np.ndarray]
+    ) -> bool:
+        """Click (or chord) at (x, y) only if every ``expect`` region still shows its pixels.
+
+        Why: a click is aimed from an earlier look; a window moved or covered since then would take it
+        to another cell. ``look`` grabs a screen region (the capture backend) for backends that cannot
+        read the screen themselves. Returns False, sending nothing, when a region changed.
+
+        Raises:
+            InputError: for an unknown action or a point outside the allowed regions (nothing is sent).
+            AbortedError: when the user triggers the fail-safe.
+        """
+        if action not in ACTIONS:
+            raise InputError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
+        x, y = self._check(x, y, action)
+        return self._guarded_click(x, y, action, expect, look)
+
+    def _guarded_click(
+        self, x: int, y: int, action: str, expect: Sequence[Expect], look: Callable[[Region], np.ndarray]
+    ) -> bool:
+        """Look, then click: not atomic (see :attr:`holds_screen`)."""
+        if not all(_shows(look(e.region), e) for e in expect):
+            return False
+        if action == "chord":
+            self._chord(x, y)
+        else:
+            self._click(x, y, action)
+        return True
+
     def press(self, key: str) -> None:
         """Press a key such as ``"F2"``."""
         self._ensure_open(InputError)
         if key not in KEYS:
             raise InputError(f"unknown key {key!r}: use one of {', '.join(KEYS)}")
         self._press(key)
+
+
+def _shows(pixels: np.ndarray, expect: Expect) -> bool:
+    return pixels.shape == expect.pixels.shape and np.array_equal(pixels, expect.pixels)
 
 
 class RecordingInput(InputBackend):
@@ -202,6 +255,8 @@ class PyAutoGuiInput(InputBackend):
         if chord_style not in CHORD_STYLES:
             raise InputError(f"unknown chord style {chord_style!r}: use one of {', '.join(CHORD_STYLES)}")
         self.chord_style = chord_style
+        self._x11: Any = False
+        """pyautogui's X11 module when the screen can be held (None when not; False: not yet known)."""
         pyautogui = _import_pyautogui()
         pyautogui.PAUSE = 0
         pyautogui.FAILSAFE = True
@@ -240,6 +295,79 @@ class PyAutoGuiInput(InputBackend):
     def _press(self, key: str) -> None:
         with self._sending(f"press {key}"):
             self._gui.press(key.lower())
+
+    @property
+    def holds_screen(self) -> bool:  # type: ignore[override]
+        """On X11 (32-bit pixels): the server is grabbed while the pixels are checked and the click sent."""
+        if self._x11 is False:
+            module = _x11_module(self._gui)
+            usable = module is not None and _x11_pixels(module, Region(0, 0, 1, 1)) is not None
+            self._x11 = module if usable else None
+        return self._x11 is not None
+
+    def _guarded_click(
+        self, x: int, y: int, action: str, expect: Sequence[Expect], look: Callable[[Region], np.ndarray]
+    ) -> bool:
+        if not self.holds_screen:
+            return super()._guarded_click(x, y, action, expect, look)
+        if action != "chord":
+            buttons = [action]
+        else:
+            buttons = ["middle"] if self.chord_style == "middle" else ["left", "right"]
+        with self._sending(f"{action} at ({x}, {y}) with the screen held"):
+            self._gui.failSafeCheck()
+            return _held_click(self._x11, x, y, buttons, expect)
+
+
+X11_BUTTONS = {"left": 1, "middle": 2, "right": 3}
+
+
+def _x11_module(gui: Any) -> Any:
+    """pyautogui's X11 platform module (its python-xlib connection and XTest), or None elsewhere."""
+    module = getattr(gui, "platformModule", None)
+    if module is None or not all(hasattr(module, name) for name in ("_display", "X", "fake_input")):
+        return None
+    return module
+
+
+def _x11_pixels(x11: Any, region: Region) -> np.ndarray | None:
+    """``region`` of the root window as BGR pixels, or None when the server's format is not 32 bpp."""
+    root = x11._display.screen().root
+    raw = root.get_image(region.left, region.top, region.width, region.height, x11.X.ZPixmap, 0xFFFFFFFF)
+    data = raw.data
+    if isinstance(data, str):  # python3-xlib hands back pixel bytes that happen to be UTF-8 as text
+        data = data.encode("utf-8")
+    data = np.frombuffer(data, np.uint8)
+    if data.size != region.width * region.height * 4:
+        return None
+    return data.reshape(region.height, region.width, 4)[:, :, :3]
+
+
+def _held_click(x11: Any, x: int, y: int, buttons: list[str], expect: Sequence[Expect]) -> bool:
+    """Grab the X server, check every expected region, send the click through XTest, let go.
+
+    While the server is grabbed no other client's request is carried out, so no window can move
+    between the check and the click; the click's events are routed when they are sent, to the window
+    under (x, y) at that moment. Pixels are read through the same connection (another one would wait
+    for the grab to end).
+    """
+    display, X, fake = x11._display, x11.X, x11.fake_input
+    display.grab_server()
+    try:
+        for e in expect:
+            pixels = _x11_pixels(x11, e.region)
+            if pixels is None or not _shows(pixels, e):
+                return False
+        fake(display, X.MotionNotify, x=x, y=y)
+        for button in buttons:
+            fake(display, X.ButtonPress, X11_BUTTONS[button])
+        for button in reversed(buttons):
+            fake(display, X.ButtonRelease, X11_BUTTONS[button])
+        display.sync()
+        return True
+    finally:
+        display.ungrab_server()
+        display.sync()
 
 
 def _import_pyautogui() -> Any:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 from test_capture import xvfb  # noqa: F401 - the shared Xvfb fixture
 
@@ -15,6 +16,7 @@ from bot.errors import InputError
 from bot.geometry import Region
 from bot.input import (
     BACKENDS,
+    Expect,
     InputBackend,
     InputEvent,
     PyAutoGuiInput,
@@ -128,6 +130,24 @@ def test_sim_input_opens_the_cell_under_the_click() -> None:
     assert client.clicks == 1
 
 
+def test_a_guarded_click_is_sent_only_while_the_screen_shows_what_was_read() -> None:
+    cell = Region(110, 60, 16, 16)
+    read = np.full((16, 16, 3), 192, np.uint8)
+    with RecordingInput(allowed=BOARD) as mouse:
+        assert not mouse.holds_screen
+        assert mouse.guarded_click(118, 68, "left", [Expect(cell, read)], lambda region: read.copy())
+        moved = read.copy()
+        moved[3, 4] = 0
+        assert not mouse.guarded_click(118, 68, "right", [Expect(cell, read)], lambda region: moved)
+        assert not mouse.guarded_click(118, 68, "chord", [Expect(cell, read)], lambda region: read[:8])
+        assert mouse.guarded_click(118, 68, "chord", [], lambda region: moved)
+        assert mouse.clicks == [InputEvent("click", 118, 68, "left"), InputEvent("chord", 118, 68)]
+        with pytest.raises(InputError, match="unknown action"):
+            mouse.guarded_click(118, 68, "double", [], lambda region: read)
+        with pytest.raises(InputError, match="outside the allowed"):
+            mouse.guarded_click(20, 20, "left", [], lambda region: read)
+
+
 def test_factory_names_and_errors() -> None:
     assert BACKENDS == ("pyautogui", "recording", "sim")
     assert isinstance(open_input("recording", allowed=BOARD), RecordingInput)
@@ -199,3 +219,32 @@ def test_pyautogui_clicks_on_xvfb(xvfb, tmp_path) -> None:  # noqa: F811 - fixtu
         ["xdotool", "getmouselocation"], env=env, capture_output=True, text=True, timeout=10
     )
     assert where.stdout.startswith("x:123 y:77 "), where
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed")
+def test_pyautogui_guarded_click_holds_the_x_server(xvfb, tmp_path) -> None:  # noqa: F811 - fixture
+    """On X11 the check and the click happen with the server grabbed: pixels are read through
+    pyautogui's own connection (the same as mss's) and the click is sent only when they match."""
+    env = dict(xvfb.env, XAUTHORITY=str(tmp_path / "Xauthority"))
+    (tmp_path / "Xauthority").touch()
+    result = run_python(
+        """
+        from bot.capture import MssCapture
+        from bot.geometry import Region
+        from bot.input import Expect, PyAutoGuiInput
+        import pyautogui
+        cell = Region(140, 110, 20, 20)
+        with PyAutoGuiInput(allowed=Region(100, 50, 100, 100)) as mouse, MssCapture() as capture:
+            print("holds", mouse.holds_screen)
+            shown = capture.grab(cell)
+            print("sent", mouse.guarded_click(150, 120, "right", [Expect(cell, shown)], capture.grab))
+            print("at", tuple(pyautogui.position()))
+            other = shown.copy()
+            other[0, 0] ^= 255
+            print("sent", mouse.guarded_click(110, 60, "left", [Expect(cell, other)], capture.grab))
+            print("at", tuple(pyautogui.position()))
+        """,
+        env,
+    )
+    lines = [line for line in result.stdout.splitlines() if not line.startswith("Xlib.")]
+    assert lines == ["holds True", "sent True", "at (150, 120)", "sent False", "at (150, 120)"], result.stderr

@@ -45,7 +45,7 @@ from bot.errors import (
 )
 from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Geometry, Region
-from bot.input import InputBackend
+from bot.input import Expect, InputBackend
 from bot.solver import Action, Move, choose_moves
 
 LOGGER = logging.getLogger(__name__)
@@ -575,28 +575,27 @@ class Player:
 
     # -- acting -----------------------------------------------------------------------------------
 
-    def _click_move(self, move: Move) -> int:
+    def _click_move(self, move: Move, image: np.ndarray, ring: bool) -> bool:
+        """Click a move only if its cell, and the window's ring around the watched region, still show
+        exactly the pixels they had in the reading ``image``; False when not (nothing was sent).
+
+        A window moved or covered since the reading shows other pixels there (the ring's corners move
+        with the window even where a shifted board looks the same), so the click would not land on the
+        cell that was read; and a cell already opened by an earlier click of the batch needs no click.
+        Either way the batch stops and the board is read again. Input backends that can hold the
+        screen still (X11) check and click atomically: no move can slip in between.
+        """
         assert self.geometry is not None
         x, y = self.geometry.cell_center(move.cell)
         if self.options.delay:
             self.sleep(self.options.delay)
-        if move.action is Action.OPEN:
-            self.mouse.click(x, y, "left")
-        elif move.action is Action.FLAG:
-            self.mouse.click(x, y, "right")
-        else:
-            self.mouse.chord(x, y)
-        return 1
+        action = {Action.OPEN: "left", Action.FLAG: "right"}.get(move.action, "chord")
+        expect = [Expect(part, self._pixels_of(image, part)) for part in self._guard_parts(move.cell, ring)]
+        return self.mouse.guarded_click(x, y, action, expect, self._look)
 
-    def _still_as_read(self, cell: Coord, image: np.ndarray, ring: bool = True) -> bool:
-        """Whether a cell about to be clicked, and the window's ring around the watched region, show
-        exactly the pixels they had in the reading ``image``.
-
-        Small grabs before each click: a window moved or covered since the reading shows other pixels
-        there (the ring's corners move with the window even where a shifted board looks the same), so
-        the click would not land on the cell that was read; and a cell already opened by an earlier
-        click of the batch needs no click. Either way, the batch stops and the board is read again.
-        """
+    def _guard_parts(self, cell: Coord, ring: bool) -> list[Region]:
+        """Screen regions a click on ``cell`` needs unchanged: the cell, and the ring's top and left
+        strips (see :data:`RING`) unless ``ring`` is off."""
         assert self.geometry is not None
         region = self._watch_region()
         parts = [self.geometry.cell_rect(cell)]
@@ -605,15 +604,27 @@ class Player:
                 Region(region.left, region.top, region.width, min(RING, region.height)),
                 Region(region.left, region.top, min(RING, region.width), region.height),
             ]
-        for part in parts:
-            x, y = part.left - region.left, part.top - region.top
-            try:
-                now = self.capture.grab(part)
-            except CaptureError:
-                return False
-            if not np.array_equal(now, image[y : y + part.height, x : x + part.width]):
-                return False
-        return True
+        return parts
+
+    def _pixels_of(self, image: np.ndarray, part: Region) -> np.ndarray:
+        """The pixels of screen region ``part`` in a grab of the watched region."""
+        region, r = self._watch_region(), self._ratio
+        x, y = round((part.left - region.left) * r), round((part.top - region.top) * r)
+        return image[y : y + round(part.height * r), x : x + round(part.width * r)]
+
+    def _look(self, part: Region) -> np.ndarray:
+        """A grab of ``part`` now (empty when the screen cannot be grabbed: nothing matches it)."""
+        try:
+            return self.capture.grab(part)
+        except CaptureError:
+            return np.zeros((0, 0, 3), np.uint8)
+
+    def _still_as_read(self, cell: Coord, image: np.ndarray, ring: bool = True) -> bool:
+        """Whether ``cell`` (and the ring, unless ``ring`` is off) shows the pixels it had in ``image``."""
+        return all(
+            np.array_equal(self._look(part), self._pixels_of(image, part))
+            for part in self._guard_parts(cell, ring)
+        )
 
     def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> None:
         """Wait until the board and face differ from ``before`` and then stay unchanged for
@@ -729,7 +740,7 @@ class Player:
             clicked = []
             check_ring = ring_failures < RING_FAILURES
             for n, move in enumerate(moves):
-                if not self._still_as_read(move.cell, sight.image, check_ring):
+                if not self._click_move(move, sight.image, check_ring):
                     LOGGER.info("cell %s no longer looks as read: reading the board again", move.cell)
                     if n == 0 and check_ring and self._still_as_read(move.cell, sight.image, ring=False):
                         ring_failures += 1
@@ -737,7 +748,7 @@ class Player:
                 if n == 0 and check_ring:
                     ring_failures = 0
                 clicked.append(move.cell)
-                result.clicks += self._click_move(move)
+                result.clicks += 1
                 result.moves += 1
                 if move.action is Action.OPEN and move.probability > 0:
                     result.guesses += 1
