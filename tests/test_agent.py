@@ -377,7 +377,10 @@ def test_judge_end_reads_an_end_from_what_can_be_read():
     assert judge_end(won, unsure_mine, None, before, 1) is None  # a revealed cell changed: a misread
 
 
-def test_a_won_screen_the_skin_cannot_read_is_a_win(tmp_path):
+@pytest.mark.parametrize("skin", ["classic", "auto"])
+def test_a_won_screen_the_skin_cannot_read_is_a_win(skin, tmp_path):
+    """Named skin: judged from what it reads and the face. Auto: the skinless reader takes over the
+    frames the skin chosen at the start cannot read (and says so in the result)."""
     client = sim("beginner", seed=5, rule="zero")
     won = {"seen": False}
 
@@ -393,11 +396,15 @@ def test_a_won_screen_the_skin_cannot_read_is_a_win(tmp_path):
     for seed in range(5, 12):  # the first won game among a few
         client.seed = seed
         client.new_game()
-        result = Player(capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
+        options = PlayOptions(skin=skin)
+        result = Player(capture, client.input, options, sleep=lambda s: None).play_game()
         if result.status == "won":
             break
     assert won["seen"] and result.status == "won" and result.error is None
-    assert result.ended_by == "face (some cells unreadable)"
+    if skin == "classic":
+        assert result.ended_by == "face (some cells unreadable)" and result.skin == "classic"
+    else:
+        assert result.skin == "classic + no skin"
 
 
 def test_same_game_compares_every_revealed_cell():

@@ -188,6 +188,9 @@ class Player:
         self.new_game_way: str = ""
         """The way of starting a new game that worked (``face``, ``F2``, ``restart``, ``click``)."""
         self._last_board: Board | None = None
+        self._generic = None
+        """The skinless reader's stand-in skin for this game, once the game's skin could not read it."""
+        self._fell_back = False
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -229,6 +232,7 @@ class Player:
         screen, image = self._screen_image()
         reading = read_screen(image, self.options.skin if self.skin is None else self.skin)
         self.skin = reading.skin
+        self._generic, self._fell_back = None, False  # the skinless reader learns afresh each game
         self._adopt(reading.geometry, screen)
         self.mines, self.mines_source = self._game_mines(image, reading)
         g = reading.geometry
@@ -267,23 +271,34 @@ class Player:
             BoardGoneError: a board of the same size is there but it is not this game.
         """
         from bot.vision import find_board
+        from bot.vision.read import is_generic
         from bot.vision.status import find_face
 
         assert self.skin is not None and self.geometry is not None
         try:
             screen, image = self._screen_image()
+        except CaptureError as exc:
+            LOGGER.info("the screen cannot be grabbed: %s", exc)
+            return "gone"
+        location = None
+        try:
             location = find_board(image, self.skin)
+            g = location.geometry
         except MinebotError as exc:
             LOGGER.info("board not found on the screen: %s", exc)
-            return "gone"
-        g = location.geometry
+            grid = self._grid_only(image)
+            if grid is None:
+                return "gone"
+            g = grid  # a grid where the board was, its cells unreadable: judged by the next reading
         if (g.rows, g.cols) != (self.geometry.rows, self.geometry.cols):
             return "gone"  # a partly covered board reads smaller; another board is not this game
         old = self._image_geometry
         assert old is not None
         if abs(g.left - old.left) <= SAME_PLACE_PIXELS and abs(g.top - old.top) <= SAME_PLACE_PIXELS:
             return "same"  # what it shows there is judged by the next reading
-        if previous is not None:
+        if location is None and not (is_generic(self.skin) or self._fell_back):
+            return "gone"  # a skin's cells are cut where its own locating puts them, not the grid's
+        if previous is not None and location is not None:
             cell = same_game(previous, location.reading.states, ~location.reading.uncertain_mask())
             if cell is not None:
                 path = self._save(image, f"minebot-other-board-{int(time.time())}.png")
@@ -299,6 +314,22 @@ class Player:
         self.relocations += 1
         LOGGER.warning("the board moved: found again at %s", self.geometry.region())
         return "moved"
+
+    @staticmethod
+    def _grid_only(image: np.ndarray) -> Geometry | None:
+        """The board's grid on a whole-screen image, found by structure alone (no cell read), or None.
+
+        Tells a board still where it was but unreadable (a state never seen) from one that is gone;
+        a board read with no skin found elsewhere is adopted from it (the next reading must then
+        show the same game: a revealed cell never changes).
+        """
+        from bot.vision.grid import find_grid
+
+        try:
+            return find_grid(image).geometry
+        except MinebotError as exc:
+            LOGGER.info("no grid on the screen either: %s", exc)
+            return None
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -338,7 +369,22 @@ class Player:
     def _read(self, image: np.ndarray) -> Sight:
         from bot.vision import read_board
 
-        reading = read_board(image, self._region_geometry(), self.skin, self.mines)
+        geometry = self._region_geometry()
+        try:
+            reading = read_board(image, geometry, self.skin, self.mines)
+        except RecognitionError as exc:
+            fallback = self._fallback_skin()
+            if fallback is None:
+                raise
+            try:
+                reading = read_board(image, geometry, fallback, self.mines)
+            except RecognitionError as generic_exc:
+                raise RecognitionError(f"{exc}; with no skin: {generic_exc}") from generic_exc
+            if not self._fell_back:
+                LOGGER.warning(
+                    "skin %r cannot read this game's board (%s): reading with no skin", self.skin.name, exc
+                )
+                self._fell_back = True
         board = reading.board
         if board.mines is None:
             raise MinebotError(
@@ -348,6 +394,17 @@ class Player:
         if reading.face is None and reading.status is GameStatus.PLAYING and shows_the_end(board):
             return Sight(board, GameStatus.LOST, image, "board")  # mines shown: lost (no face to say so)
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
+
+    def _fallback_skin(self) -> object | None:
+        """The skinless reader, with what it learnt this game, for frames the game's skin cannot read;
+        None unless the skin was chosen by ``auto`` (a skin named by the user is never replaced)."""
+        from bot.vision.read import AUTO, generic_skin, is_generic
+
+        if self.options.skin != AUTO or self.skin is None or is_generic(self.skin):
+            return None
+        if self._generic is None:
+            self._generic = generic_skin()
+        return self._generic
 
     def _judge_unreadable(self, image: np.ndarray, previous: Board | None) -> Sight | None:
         """An ended game on a screen whose cells cannot all be read (see :func:`judge_end`), or None."""
@@ -695,6 +752,8 @@ class Player:
             result.status = "error"
             result.error = str(exc)
         finally:
+            if self._fell_back:
+                result.skin += " + no skin"
             result.seconds = self.clock() - start
             result.rereads = self.rereads - before[0]
             result.relocations = self.relocations - before[1]
