@@ -26,12 +26,19 @@ def win7():
     return find_skin("win7")
 
 
-def _board(rows: int, cols: int, seed: int, covered: float = 0.5) -> Board:
-    """A board of covered cells and every number the skin can read (it has no flag or mine)."""
+def _board(rows: int, cols: int, seed: int, covered: float = 0.5, density: float = 0.4) -> Board:
+    """A board a game allows (the skin has no flag or mine): mines planted densely, so that high numbers
+    show, stay covered (and an 8 at (1, 1)); each other safe cell is revealed unless covered at random."""
     rng = np.random.default_rng(seed)
-    opened = rng.integers(0, 9, size=(rows, cols))
-    cells = np.where(rng.random((rows, cols)) < covered, int(Cell.COVERED), opened).astype(np.int8)
-    return Board(cells)
+    mines = rng.random((rows, cols)) < density
+    mines[:3, :3], mines[1, 1] = True, False
+    padded = np.pad(mines, 1).astype(np.int8)
+    counts = sum(
+        padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+    )
+    hidden = mines | (rng.random((rows, cols)) < covered)
+    hidden[1, 1] = False
+    return Board(np.where(hidden, int(Cell.COVERED), counts - mines).astype(np.int8))
 
 
 def _screen(
