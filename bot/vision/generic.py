@@ -48,6 +48,7 @@ from bot.board import Board, Cell
 from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.vision.classify import CellReading
+from bot.vision.digits import DIGIT_LOOSE, count_bounds, frontier_problem, settle_digits
 from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape
 
 LOGGER = logging.getLogger(__name__)
@@ -84,6 +85,11 @@ FLAG_FRAME = 0.5
 """A flag's tile is framed at most this differently from the covered tile it sits on."""
 KNOWN_FILL = 12.0
 """A cell's background candidate this near (0-255, most different channel) a plain kind's fill is it."""
+RIM_SHOWN = 0.1
+"""Share of a glyph cell's rim assumed to show its background (bold digits cover the rest)."""
+FILL_SHOWN = 0.05
+"""Least share of a glyph cell's interior showing a plain kind's fill for that fill to be its background
+(when no dominant colour of the cell is one)."""
 FRAME_CLEAR = 0.7
 """A base must be framed at most this fraction as differently as the nearest plain group of another kind."""
 
@@ -93,19 +99,18 @@ fill (luma) is raised: covered."""
 TEXTURE = 6.0
 """Mean high-frequency energy (0-255) above which a kind is textured (dithered: covered)."""
 
-DIGIT_MAX = 0.20
-"""A glyph farther than this from every digit reference is no digit (digits of the named clients and
-rendered looks come within 0.19; shown mines no nearer than 0.24)."""
-DIGIT_MARGIN = 0.05
-"""A digit is sure only when the next digit's reference is at least this much farther."""
+CLEAR_DIGIT = 0.20
+"""A glyph this near a digit shape is plainly a digit: its tile kind is revealed (a mark farther off,
+on a flat kind, may be a flag)."""
 HOLE_PENALTY = 0.08
 """Added to a digit's distance when the glyph's holes cannot be that digit's."""
 DIGIT_HOLES = {1: {0}, 2: {0, 1}, 3: {0}, 4: {0, 1}, 5: {0}, 6: {1}, 7: {0}, 8: {2}}
 """Enclosed holes each digit may have."""
 
-MINE_DIGIT = 0.22
-"""A mine glyph is at least this far from every digit shape (a 3 or an 8 may be as symmetric); between
-``DIGIT_MAX`` and this, a glyph is neither and its cells are refused."""
+MINE_OR_DIGIT = 0.15
+"""A symmetric round glyph this near a digit shape is that digit (a 2, 5, 6 or 8 may be as symmetric
+as a mine); farther, it is a mine or, when a digit shape is still near, whichever the board's counts
+allow (:mod:`bot.vision.digits`)."""
 MINE_SYMMETRY = 0.6
 """Least overlap (IoU) of a mine glyph with its mirror images."""
 MINE_TURN = 0.5
@@ -155,6 +160,10 @@ class Group:
     """Frame difference from its base (:func:`frame_difference`; 2 when it has none)."""
     colours: bool = False
     """The glyph's ink holds two clearly different colours."""
+    costs: np.ndarray | None = None
+    """``(8,)`` shape distance to each digit 1-8 (glyph groups)."""
+    digit_too: bool = False
+    """A mine glyph that a digit shape is near as well: the board's counts decide."""
     why: str = ""
 
 
@@ -325,12 +334,13 @@ def bevel(tile: np.ndarray) -> float:
 
 def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     """How differently two tiles are framed: the share of their edge bands (grid line, bevel) that
-    differ, plus the lower quartile of their rims' colour difference / 100. A glyph may cover much of
-    a rim and some of an edge band; a bevel against a flat frame differs all round."""
+    differ, plus the ``RIM_SHOWN`` quantile of their rims' colour difference / 100. A glyph may cover
+    most of a rim (bold digits fill the cell) and some of an edge band; a bevel against a flat frame
+    differs all round."""
     edge = np.ones(a.shape[:2], bool)
     edge[INSET:-INSET, INSET:-INSET] = False
     edge_share = float((np.abs(a[edge] - b[edge]).max(axis=1) > FRAME_COLOUR).mean())
-    rim_diff = quantile(np.abs(_rim(a) - _rim(b)).max(axis=1), 0.25)
+    rim_diff = quantile(np.abs(_rim(a) - _rim(b)).max(axis=1), RIM_SHOWN)
     return edge_share + rim_diff / 100.0
 
 
@@ -388,6 +398,10 @@ def own_background(tile: np.ndarray, known: tuple[np.ndarray, ...] = ()) -> np.n
         fills = [min(float(np.abs(c - k).max()) for k in known) for c in candidates]
         if min(fills) <= KNOWN_FILL:
             return candidates[int(np.argmin(fills))]
+        pixels = inner.reshape(-1, 3)
+        shown = [float((np.abs(pixels - k).max(axis=1) <= 2 * KNOWN_FILL).mean()) for k in known]
+        if max(shown) >= FILL_SHOWN:
+            return known[int(np.argmax(shown))]  # a bold glyph hides most of it, but it shows between strokes
     return candidates[int(np.argmin(spread))]
 
 
@@ -471,18 +485,19 @@ def is_mine(ink: np.ndarray) -> bool:
     return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= MINE_TURN
 
 
-def read_digit(shape: GlyphShape) -> tuple[int, float, float]:
-    """The nearest digit by shape (holes counted), its distance and the next digit's distance."""
+def digit_costs(shape: GlyphShape) -> np.ndarray:
+    """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted (a hole a digit cannot have
+    costs ``HOLE_PENALTY``)."""
     distances = digit_distances(shape).copy()
     for n, holes in DIGIT_HOLES.items():
         if shape.holes not in holes:
             distances[n - 1] += HOLE_PENALTY
-    order = np.argsort(distances)
-    return int(order[0]) + 1, float(distances[order[0]]), float(distances[order[1]])
+    return distances
 
 
 def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...] = ()) -> None:
-    """Name a glyph group's shape (cross, mine, digit or other mark) from its ink."""
+    """Name a glyph group's shape (cross, mine, digit or other mark) from its ink; a digit's value is
+    settled later, with the whole board (:mod:`bot.vision.digits`)."""
     ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET, known)
     group.colours = ink_colours(group.tile, ink)
     if not (ink >= 0.5).any():
@@ -490,14 +505,19 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
         return
     shape = glyph_shape(ink)
     assert shape is not None
-    digit, best, second = read_digit(shape)
-    if best <= DIGIT_MAX and second - best >= DIGIT_MARGIN and not group.colours:
-        group.shape, group.digit = Shape.DIGIT, digit
-        group.why = f"digit {digit} by shape ({best:.2f}, next {second:.2f})"
-    elif best >= MINE_DIGIT and is_mine(ink):
-        group.shape, group.why = Shape.MINE, "a symmetric round glyph like no digit"
+    group.costs = digit_costs(shape)
+    best = float(group.costs.min())
+    group.digit = int(group.costs.argmin()) + 1
+    if group.colours:
+        group.shape, group.why = Shape.MARK, "ink in two colours"
+    elif best <= DIGIT_LOOSE and (best < MINE_OR_DIGIT or not is_mine(ink)):
+        group.shape = Shape.DIGIT
+        group.why = f"a digit by shape (nearest {group.digit} at {best:.2f})"
+    elif is_mine(ink):
+        group.shape, group.why = Shape.MINE, "a symmetric round glyph"
+        group.digit_too = best <= DIGIT_LOOSE
     else:
-        group.shape, group.why = Shape.MARK, f"no sure digit (best {digit} {best:.2f}, next {second:.2f})"
+        group.shape, group.why = Shape.MARK, f"no digit (nearest {group.digit} at {best:.2f})"
 
 
 # -- naming ------------------------------------------------------------------------------------------
@@ -606,7 +626,7 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     crossed_out(groups)
     for g in groups:
         if g.shape != Shape.PLAIN and g.kind is not None:
-            if g.shape == Shape.DIGIT:
+            if g.shape == Shape.DIGIT and g.costs is not None and g.costs.min() <= CLEAR_DIGIT:
                 kinds[g.kind].digits += len(g.members)
             elif g.shape == Shape.MARK:
                 kinds[g.kind].marks += len(g.members)
@@ -696,21 +716,58 @@ def _around(mask: np.ndarray) -> np.ndarray:
 
 
 def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
-    """The first cell (flat index) whose reading no Minesweeper position allows, and why."""
+    """The first cell (flat index) whose reading no Minesweeper position allows, and why: a number
+    below its shown mines or above those plus its covered and flagged neighbours, a 0 by a covered cell."""
     cols = cells.shape[1]
     numbers = cells <= Cell.EIGHT
-    room = _around(np.isin(cells, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED)))
-    over = numbers & (cells > room)
+    low, high = count_bounds(cells)
+    over = numbers & (cells > high)
+    under = numbers & (cells < low)
     lonely = (cells == Cell.ZERO) & (_around(cells == Cell.COVERED) > 0)
-    bad = np.flatnonzero((over | lonely).ravel())
+    bad = np.flatnonzero((over | under | lonely).ravel())
     if not len(bad):
         return None
     i = int(bad[0])
     r, c = divmod(i, cols)
     if over[r, c]:
-        n, hidden = int(cells[r, c]), int(room[r, c])
+        n, hidden = int(cells[r, c]), int(high[r, c])
         return i, f"reads {n} but has only {hidden} covered, flagged or mine neighbour(s)"
+    if under[r, c]:
+        return i, f"reads {int(cells[r, c])} but {int(low[r, c])} shown mines touch it"
     return i, "reads 0 next to a covered cell"
+
+
+def _name_digits(
+    groups: list[Group], states: list[Cell | None], rows: int, cols: int
+) -> tuple[list[int], str] | None:
+    """Give the digit groups on revealed tiles (and mines a digit shape is near) their states together
+    (:func:`settle_digits`), in place; the cells and why when a group cannot be named."""
+    open_groups = [
+        i
+        for i, (g, s) in enumerate(zip(groups, states, strict=True))
+        if g.costs is not None
+        and (
+            (g.shape == Shape.DIGIT and s is not None and s <= Cell.EIGHT)
+            or (g.shape == Shape.MINE and g.digit_too)
+        )
+    ]
+    if not open_groups:
+        return None
+    board = np.empty(rows * cols, np.int16)
+    for g, s in zip(groups, states, strict=True):
+        board[g.members] = int(s) if s is not None else int(Cell.COVERED)
+    settled = settle_digits(
+        board.reshape(rows, cols),
+        [groups[i].members for i in open_groups],
+        np.stack([groups[i].costs for i in open_groups]),
+        [groups[i].shape == Shape.MINE for i in open_groups],
+    )
+    if settled.problem is not None:
+        k, why = settled.problem
+        return list(groups[open_groups[k]].members), f"cannot be named: {why}"
+    for i, state in zip(open_groups, settled.states, strict=True):
+        states[i] = Cell(state)
+    return None
 
 
 def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) -> list[Cell]:
@@ -739,6 +796,10 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
             g = groups[unnamed[0]]
             problem = (list(g.members), f"cannot be named: {g.why}")
             continue
+        unsure = _name_digits(groups, states, rows, cols)
+        if unsure is not None:
+            problem = unsure
+            continue
         _settle_exploded(groups, states)
         board = np.empty(rows * cols, np.int8)
         for g, s in zip(groups, states, strict=True):
@@ -746,6 +807,13 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
         found = logic_problem(board.reshape(rows, cols))
         if found is not None:
             problem = ([found[0]], found[1])
+            continue
+        unsatisfiable = frontier_problem(board.reshape(rows, cols))
+        if unsatisfiable is not None:
+            problem = (
+                [unsatisfiable[0] * cols + unsatisfiable[1]],
+                "is part of numbers no arrangement of mines satisfies",
+            )
             continue
         fits.append((covered, [s for s in states if s is not None]))
     if len(fits) == 1:

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 SHAPE_SIZE = (20, 14)
 """Height and width of the box every glyph is resized to before shapes are compared."""
@@ -29,8 +30,15 @@ SHAPE_BLUR = 1.0
 ASPECT_WEIGHT = 0.35
 """How much a difference of log aspect ratio (width / height) counts against a difference of shape."""
 
+WIDTH_SPREAD = 1.3
+"""How much wider or narrower than a reference a glyph of the same shape may be drawn for free (fonts
+come condensed to extended, and clients stretch them to their tiles); only the excess counts."""
+
 MIN_INK = 0.5
 """A pixel with at least this ink (0-1) belongs to the glyph's bounding box."""
+
+OUTLINE_SIZE = 60
+"""Pixel size the outline font's digits are drawn at."""
 
 HERSHEY = {
     "hershey_simplex": cv2.FONT_HERSHEY_SIMPLEX,
@@ -136,8 +144,31 @@ def _draw_hershey(n: int, font: int, thick: int) -> np.ndarray:
     return canvas
 
 
+@lru_cache(maxsize=1)
+def _outline_font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own scalable font (Aileron, shipped inside Pillow, so the same on every machine)."""
+    return ImageFont.load_default(OUTLINE_SIZE)
+
+
+def _draw_outline(n: int, stroke: int) -> np.ndarray:
+    """Digit ``n`` in Pillow's outline font, thickened by ``stroke`` pixels (0 for its own weight)."""
+    canvas = Image.new("L", (2 * OUTLINE_SIZE, 2 * OUTLINE_SIZE))
+    ImageDraw.Draw(canvas).text(
+        (OUTLINE_SIZE // 2, OUTLINE_SIZE // 4),
+        str(n),
+        font=_outline_font(),
+        fill=255,
+        stroke_width=stroke,
+        stroke_fill=255,
+    )
+    return np.array(canvas)
+
+
 def reference_mask(n: int, font: str, weight: int) -> np.ndarray:
-    """Digit ``n`` white on black in ``font`` (a Hershey name, a pixel font or ``seg``) at ``weight``."""
+    """Digit ``n`` white on black in ``font`` (a Hershey name, a pixel font, ``seg`` or ``outline``) at
+    ``weight``."""
+    if font == "outline":
+        return _draw_outline(n, weight)
     if font in HERSHEY:
         return _draw_hershey(n, HERSHEY[font], weight)
     if font in PIXEL_FONTS:
@@ -155,6 +186,7 @@ def reference_fonts() -> list[tuple[str, int]]:
     fonts = [(name, weight) for name in HERSHEY for weight in (2, 4, 6, 8)]
     fonts += [(name, weight) for name in PIXEL_FONTS for weight in (1, 4)]
     fonts += [("seg", weight) for weight in (4, 8, 12)]
+    fonts += [("outline", weight) for weight in (0, 2, 4)]
     return fonts
 
 
@@ -220,6 +252,7 @@ def digit_distances(shape: GlyphShape) -> np.ndarray:
     """``(8,)`` distance of a glyph to the nearest reference of each digit 1-8 (lower is closer)."""
     digits, boxes, aspects = references()
     shape_part = np.abs(boxes - shape.box.ravel()[None]).mean(axis=1)
-    aspect_part = ASPECT_WEIGHT * np.abs(aspects - np.log(shape.aspect))
+    excess = np.maximum(np.abs(aspects - np.log(shape.aspect)) - np.log(WIDTH_SPREAD), 0.0)
+    aspect_part = ASPECT_WEIGHT * excess
     total = shape_part + aspect_part
     return np.array([total[digits == n].min() for n in range(1, 9)])

@@ -1,0 +1,198 @@
+"""Name a frame's digit glyphs together: by shape first, then by the board's own counting rules.
+
+Why: a font minebot has never seen comes near its reference shapes, but not always near *one* of them
+(an open 4 sits between a 4 and a 1). A fixed "near enough" limit then either refuses most boards or
+risks a misread. Instead every glyph group keeps the digits its shape allows (each within a margin of
+its best, which widens as the best fit gets poorer) and the board decides among them:
+
+1. **Counting bounds.** A number is at least the shown mines around it (a lost board shows them) and at
+   most those plus its covered and flagged neighbours; a revealed 0 touches no covered cell (it would
+   have opened them). A group's digit must fit every one of its cells.
+2. **Whole frontier.** When a group still has several digits, every combination of the open choices is
+   checked with the solver's exact counting (:mod:`bot.solver`): a digit is kept only when some
+   arrangement of mines satisfies all numbers together.
+
+A group is named only when exactly one digit survives; otherwise the frame is refused naming one of its
+cells. Nothing here is fitted to one client: the margins are in the units of the shape distance
+(:func:`bot.vision.glyphs.digit_distances`), whatever the font.
+
+>>> import numpy as np
+>>> board = np.array([[9, 9, 9], [-1, -1, -1], [0, 0, 0]])  # row 1: one glyph group, unread
+>>> costs = np.array([[0.05, 0.20, 0.08, 0.4, 0.4, 0.4, 0.4, 0.4]])  # a 1, a 3 or (less) a 2
+>>> settle_digits(board, [np.array([3, 4, 5])], costs, [False]).states
+[1]
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.board import Board, Cell
+from bot.errors import ContradictionError, GameOverError
+from bot.solver.engine import count_region, split_regions
+from bot.solver.rules import Knowledge
+
+DIGIT_LOOSE = 0.30
+"""A glyph farther than this from every digit shape is no digit (digits of every named client and
+rendered look come within 0.23 once fonts of every width are allowed; clipped or covered glyphs, mines
+and flags lie farther or are told apart by structure first)."""
+DIGIT_MARGIN = 0.05
+"""Least distance above a glyph's best digit for another digit to be out of the question by shape."""
+MARGIN_SHARE = 0.3
+"""The margin also grows with the best distance itself: a poorer fit says less about the digit."""
+MAX_COMBINATIONS = 64
+"""Most combinations of open choices checked against the whole frontier; more is refused."""
+
+UNREAD = -1
+"""A revealed cell whose number is still open (no constraint, neither covered nor a mine)."""
+MINE_OR_UNREAD = -2
+"""A cell still open between a number and a shown mine."""
+MINE = int(Cell.MINE)
+
+
+@dataclass
+class Settled:
+    """Each group's state (a digit, or a shown mine for a glyph that may be one), or the first group no
+    single state fits and why."""
+
+    states: list[int]
+    problem: tuple[int, str] | None = None
+    """(group index, why) when a group cannot be named."""
+
+
+def shape_choices(costs: np.ndarray) -> list[int]:
+    """Digits (1-8) a glyph's shape allows: those within the margin of its best, none past the limit."""
+    best = float(costs.min())
+    reach = min(best + max(DIGIT_MARGIN, MARGIN_SHARE * best), DIGIT_LOOSE)
+    return [int(d) + 1 for d in np.flatnonzero(costs <= reach)]
+
+
+def _around(mask: np.ndarray) -> np.ndarray:
+    """For every cell, how many of its 8 neighbours are set in ``mask``."""
+    rows, cols = mask.shape
+    padded = np.pad(mask.astype(np.int16), 1)
+    total = -mask.astype(np.int16)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            total = total + padded[dr : dr + rows, dc : dc + cols]
+    return total
+
+
+def count_bounds(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell: the least number it may show (shown mines around) and the most (plus its covered,
+    flagged and maybe-mine neighbours)."""
+    shown = _around(np.isin(cells, (Cell.MINE, Cell.EXPLODED)))
+    return shown, shown + _around(np.isin(cells, (Cell.COVERED, Cell.FLAG, MINE_OR_UNREAD)))
+
+
+def frontier_problem(cells: np.ndarray) -> tuple[int, int] | None:
+    """A cell no arrangement of mines satisfies (the solver's exact count over the frontier), or None.
+
+    Shown mines count as known mines; flags (perhaps wrong) as unknown cells."""
+    if (cells < 0).any():
+        return None  # only whole readings are checked
+    shown = np.isin(cells, (Cell.MINE, Cell.EXPLODED))
+    unknown = np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG))
+    board = np.where(shown, int(Cell.FLAG), np.where(unknown, int(Cell.COVERED), cells))
+    try:
+        know = Knowledge.from_board(Board(board.astype(np.int8)))
+        for region in split_regions(know):
+            count_region(know, region)
+    except ContradictionError as exc:
+        return exc.cell or (0, 0)
+    except GameOverError:  # pragma: no cover - end states are mapped away above
+        return None
+    return None
+
+
+def _narrow(
+    flat: np.ndarray, shape: tuple[int, int], members: list[np.ndarray], choices: list[list[int]]
+) -> int | None:
+    """Drop every choice the counting bounds rule out, until nothing changes (a group that turns out a
+    mine or a digit tightens its neighbours' bounds); the first group left with no choice, else None."""
+    changed = True
+    while changed:
+        changed = False
+        for g, cells_of in enumerate(members):
+            flat[cells_of] = (
+                choices[g][0] if len(choices[g]) == 1 else (MINE_OR_UNREAD if MINE in choices[g] else UNREAD)
+            )
+        low, high = (a.ravel() for a in count_bounds(flat.reshape(shape)))
+        by_zero = _around(flat.reshape(shape) == Cell.ZERO).ravel() > 0
+        for g, cells_of in enumerate(members):
+            kept = [
+                d
+                for d in choices[g]
+                if (d == MINE and not by_zero[cells_of].any())  # a 0 touches no mine
+                or (d != MINE and (low[cells_of] <= d).all() and (high[cells_of] >= d).all())
+            ]
+            if not kept:
+                return g
+            if len(kept) < len(choices[g]):
+                choices[g], changed = kept, True
+    return None
+
+
+def settle_digits(
+    cells: np.ndarray, members: list[np.ndarray], costs: np.ndarray, mine_like: list[bool]
+) -> Settled:
+    """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
+    ``mine_like`` whether each may also be a shown mine) on a board whose other cells are read."""
+    choices: list[list[int]] = []
+    for g, cost in enumerate(costs):
+        by_shape = shape_choices(cost) + ([MINE] if mine_like[g] else [])
+        if not by_shape:
+            return Settled(
+                [], (g, f"is no digit by shape (nearest {int(cost.argmin()) + 1} at {cost.min():.2f})")
+            )
+        choices.append(by_shape)
+    flat = cells.ravel().copy()
+    shown = [list(c) for c in choices]
+    empty = _narrow(flat, cells.shape, members, choices)
+    if empty is not None:
+        return Settled(
+            [], (empty, f"shows {_names(shown[empty])} by shape, which its neighbours cannot hold")
+        )
+    open_groups = [g for g, c in enumerate(choices) if len(c) > 1]
+    if not open_groups:
+        return Settled([c[0] for c in choices])
+    combinations = 1
+    for g in open_groups:
+        combinations *= len(choices[g])
+    if combinations > MAX_COMBINATIONS:
+        g = open_groups[0]
+        return Settled([], (g, f"is {_names(choices[g])} by shape; too many open choices to check"))
+    survivors: list[tuple[int, ...]] = []
+    for combo in itertools.product(*(choices[g] for g in open_groups)):
+        for g, d in zip(open_groups, combo, strict=True):
+            flat[members[g]] = d
+        if frontier_problem(flat.reshape(cells.shape)) is None:
+            survivors.append(combo)
+    if not survivors:
+        return Settled([], (open_groups[0], "fits no state the whole board's counts allow"))
+    states = [c[0] for c in choices]
+    for k, g in enumerate(open_groups):
+        left = sorted({combo[k] for combo in survivors})
+        if len(left) > 1:
+            return Settled([], (g, f"is {_names(left)}: shape and counts allow either"))
+        states[g] = left[0]
+    return Settled(states)
+
+
+def _names(states: list[int]) -> str:
+    return " or ".join("a mine" if s == MINE else str(s) for s in states)
+
+
+__all__ = [
+    "DIGIT_LOOSE",
+    "Settled",
+    "MINE_OR_UNREAD",
+    "UNREAD",
+    "count_bounds",
+    "frontier_problem",
+    "settle_digits",
+    "shape_choices",
+]
