@@ -36,7 +36,7 @@ from bot.agent.results import GameResult  # noqa: E402
 from bot.bench import wilson  # noqa: E402
 from bot.board import Board  # noqa: E402
 from bot.capture import MssCapture  # noqa: E402
-from bot.errors import MinebotError  # noqa: E402
+from bot.errors import AbortedError, MinebotError  # noqa: E402
 from bot.game import find_level  # noqa: E402
 from bot.input import PyAutoGuiInput  # noqa: E402
 from bot.progress import Progress  # noqa: E402
@@ -110,9 +110,11 @@ class LiveReport:
     relocations: int = 0
     moves_of_window: int = 0
     disagreements: int = 0
+    """Games the bot called won or lost where the client's own account says otherwise (misreads)."""
     crashes: int = 0
     """Games in which the bot raised an unexpected exception (counted as stops too)."""
-    """Games the bot called won or lost where the client's own account says otherwise (misreads)."""
+    interrupted: str = ""
+    """Why the run stopped before its last game (Ctrl-C, the fail-safe), else empty."""
 
     def add(self, index: int, result: GameResult, outcome: str, outside: list[str]) -> None:
         """Record one game: the bot's result, the client's own outcome, clicks outside the board."""
@@ -160,6 +162,7 @@ class LiveReport:
             "window_moves": self.moves_of_window,
             "disagreements": self.disagreements,
             "crashes": self.crashes,
+            "interrupted": self.interrupted,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
@@ -182,6 +185,8 @@ class LiveReport:
             f"best {d['best_win_s'] or 0:.2f} s",
             "per move ms p50/p99: " + ", ".join(f"{s} {d[s + '_ms_p50']}/{d[s + '_ms_p99']}" for s in STEPS),
         ]
+        if self.interrupted:
+            lines.append(f"stopped after {self.games} game(s): {self.interrupted}")
         return "\n".join(lines + [f"  error: {e}" for e in self.errors])
 
 
@@ -238,6 +243,9 @@ def run(
                     if index:
                         player.new_game()
                     result = player.play_game(index)
+                except (KeyboardInterrupt, AbortedError) as exc:  # Ctrl-C or the fail-safe: stop here
+                    report.interrupted = str(exc) or "interrupted (Ctrl-C)"
+                    break
                 except Exception as exc:  # a crash in the bot: record it, start the next game afresh
                     LOGGER.exception("game %d crashed", index)
                     result = GameResult(index, "crashed", 0.0, error=f"crash: {type(exc).__name__}: {exc}")
@@ -311,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report.format())
     if args.json:
         args.json.write_text(json.dumps(report.to_dict(), indent=2))
+    if report.interrupted:
+        return 130
     return 0 if not report.errors and not report.clicks_outside else 1
 
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import tempfile
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -352,22 +354,40 @@ def _held_click(x11: Any, x: int, y: int, buttons: list[str], expect: Sequence[E
     for the grab to end).
     """
     display, X, fake = x11._display, x11.X, x11.fake_input
-    display.grab_server()
+    with _interrupts_deferred():
+        display.grab_server()
+        try:
+            for e in expect:
+                pixels = _x11_pixels(x11, e.region)
+                if pixels is None or not _shows(pixels, e):
+                    return False
+            fake(display, X.MotionNotify, x=x, y=y)
+            for button in buttons:
+                fake(display, X.ButtonPress, X11_BUTTONS[button])
+            for button in reversed(buttons):
+                fake(display, X.ButtonRelease, X11_BUTTONS[button])
+            display.sync()
+            return True
+        finally:
+            display.ungrab_server()
+            display.sync()
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back until the block ends (main thread only): a grabbed X server is always let go,
+    and no half-sent request is left on the connection."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
     try:
-        for e in expect:
-            pixels = _x11_pixels(x11, e.region)
-            if pixels is None or not _shows(pixels, e):
-                return False
-        fake(display, X.MotionNotify, x=x, y=y)
-        for button in buttons:
-            fake(display, X.ButtonPress, X11_BUTTONS[button])
-        for button in reversed(buttons):
-            fake(display, X.ButtonRelease, X11_BUTTONS[button])
-        display.sync()
-        return True
+        yield
     finally:
-        display.ungrab_server()
-        display.sync()
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _import_pyautogui() -> Any:

@@ -7,8 +7,10 @@ no click outside the board, and no process left behind. On the clients with an e
 """
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,3 +112,33 @@ def test_window_moved_mid_game(tmp_path):
     assert report["window_moves"] > 0
     assert report["relocations"] > 0
     assert_games_finished(report, run)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_run_cleanly(tmp_path):
+    """Ctrl-C mid-run: the games so far are reported, the run says it was interrupted, exits 130, and
+    nothing it started is left running."""
+    if missing_programs("xdemineur"):
+        pytest.skip("xdemineur or Xvfb is not installed")
+    report_path = tmp_path / "report.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "live_bench.py"), "--client", "xdemineur"]
+    run = subprocess.Popen(
+        [*command, "--games", "200", "--quiet", "--json", str(report_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as from a terminal
+    )
+    try:
+        time.sleep(8)  # the client is up and games are being played
+        run.send_signal(signal.SIGINT)
+        out, _ = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert run.returncode == 130, out
+    report = json.loads(report_path.read_text())
+    assert report["interrupted"] and report["games"] < 200
+    assert report["clicks_outside_board"] == 0 and report["crashes"] == 0
+    assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
