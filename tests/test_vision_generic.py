@@ -191,3 +191,81 @@ def test_doctests(module):
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 2.0])
+@pytest.mark.parametrize("level,seed", [("intermediate", 11), ("expert", 11)])
+def test_the_simulators_classic_look_reads_generically(level, seed, scale):
+    from bot.mock import SimClient
+
+    client = SimClient(level, seed=seed, rule="zero", scale=scale)
+    client.input.click(*client.geometry.cell_center((client.geometry.rows // 2, client.geometry.cols // 2)))
+    reading = read_screen(client.frame(), "generic")
+    assert reading.skin_name == "generic"
+    assert reading.board.to_text() == client.game.board.to_text()
+
+
+def _swap_digit_glyphs(image: np.ndarray, geometry: Geometry, board: Board, a: int, b: int) -> np.ndarray:
+    """The screenshot with every ``a`` cell's pixels replaced by a ``b`` cell's and the other way round."""
+    out = image.copy()
+    w, h = int(geometry.pitch_x), int(geometry.pitch_y)
+
+    def box(cell):
+        x, y = (
+            int(round(v))
+            for v in (geometry.left + cell[1] * geometry.pitch_x, geometry.top + cell[0] * geometry.pitch_y)
+        )
+        return slice(y, y + h), slice(x, x + w)
+
+    tiles = {d: image[box(tuple(np.argwhere(board.cells == d)[0]))].copy() for d in (a, b)}
+    for d, other in ((a, b), (b, a)):
+        for cell in np.argwhere(board.cells == d):
+            out[box(tuple(cell))] = tiles[other]
+    return out
+
+
+@pytest.mark.parametrize("a,b", [(1, 2), (2, 3), (1, 3)])
+def test_a_board_with_swapped_digits_is_refused_or_read_as_drawn(a, b):
+    """Each digit drawn as another: the board's counts cannot hold, so it is refused (never read as the
+    true board, whose looks it no longer shows, nor as a board the counts forbid)."""
+    board = Board.from_text(
+        "0001..\n0112..\n013...\n12....\n......",
+    )
+    image, geometry = render_screen(board, "classic", 1.25, seed=4)
+    swapped = _swap_digit_glyphs(image, geometry, board, a, b)
+    with pytest.raises(RecognitionError) as info:
+        read_cells(swapped, geometry)
+    assert info.value.cell is not None
+
+
+def test_digit_choices_by_shape_widen_with_a_poor_fit():
+    from bot.vision.digits import DIGIT_LOOSE, shape_choices
+
+    assert shape_choices(np.array([0.05, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3])) == [1]
+    assert shape_choices(np.array([0.20, 0.3, 0.25, 0.4, 0.4, 0.4, 0.4, 0.4])) == [1, 3]
+    assert shape_choices(np.full(8, DIGIT_LOOSE + 0.01)) == []
+
+
+def test_counts_pick_the_one_digit_the_neighbours_allow():
+    from bot.vision.digits import UNREAD, settle_digits
+
+    cells = np.array([[9, 9, 9, 9], [UNREAD, UNREAD, 0, 0], [0, 0, 0, 0]])
+    # two 1-or-2 glyphs; each has room for a 2, but the 0 at (1, 2) clears (0, 1) to (0, 3), so only
+    # (0, 0) can be a mine: the whole frontier's count makes both 1s
+    costs = np.array([[0.10, 0.12, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4]] * 2)
+    settled = settle_digits(cells, [np.array([4]), np.array([5])], costs, [False, False])
+    assert settled.problem is None and settled.states == [1, 1]
+    open_board = np.array([[9, 9, 9, 9], [UNREAD, 9, 9, 9]])
+    unsure = settle_digits(open_board, [np.array([4])], costs[:1], [False])
+    assert unsure.problem is not None and "1 or 2" in unsure.problem[1]
+    lone = np.array([[9, 1, 0], [UNREAD, 1, 0], [0, 0, 0]])
+    settled = settle_digits(lone, [np.array([3])], costs[:1], [False])
+    assert settled.problem is None and settled.states == [1]  # one covered neighbour: a 1, not a 2
+
+
+def test_a_mine_glyph_next_to_a_zero_is_a_digit():
+    from bot.vision.digits import UNREAD, settle_digits
+
+    cells = np.array([[9, 1, 0], [UNREAD, 1, 0], [0, 0, 0]])
+    costs = np.array([[0.10, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4]])
+    assert settle_digits(cells, [np.array([3])], costs, [True]).states == [1]

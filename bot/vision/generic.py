@@ -508,8 +508,10 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
     group.costs = digit_costs(shape)
     best = float(group.costs.min())
     group.digit = int(group.costs.argmin()) + 1
-    if group.colours:
-        group.shape, group.why = Shape.MARK, "ink in two colours"
+    if group.colours:  # no digit: a flag's cloth and pole, or a mine's body and shine
+        group.shape, group.why = (
+            (Shape.MINE, "a symmetric round glyph") if is_mine(ink) else (Shape.MARK, "ink in two colours")
+        )
     elif best <= DIGIT_LOOSE and (best < MINE_OR_DIGIT or not is_mine(ink)):
         group.shape = Shape.DIGIT
         group.why = f"a digit by shape (nearest {group.digit} at {best:.2f})"
