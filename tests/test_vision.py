@@ -337,3 +337,74 @@ def test_classic_templates_match_real_minesweeper_x_cell_crops(prefix, scale, cl
         checked += 1
     assert checked >= 13
     assert set(CROP_STATES.values()) <= set(STATE_NAMES.values())
+
+
+JS_ZOOM_15 = REPO / "tests" / "data" / "real" / "jsminesweeper" / "t24_z150"
+
+
+def test_auto_falls_back_to_the_skinless_reader_when_the_skin_cannot_read_the_board():
+    """JSMinesweeper at zoom 1.5: 'classic' finds the board but refuses cells; auto reads it with no
+    skin, and the reading carries the generic skin so the play loop's re-reads stay skinless."""
+    from bot.vision.read import find_board, is_generic
+
+    png = JS_ZOOM_15 / "expert_fresh.png"
+    image = cv2.imread(str(png))
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    skinned = find_board(image, "auto")
+    assert not is_generic(skinned.skin) and skinned.reading.uncertain()  # the template path alone refuses
+    reading = read_screen(image, "auto")
+    assert is_generic(reading.skin)
+    assert reading.board == truth
+    assert any("reading with no skin" in note for note in reading.notes)
+    again = read_board(image, reading.geometry, reading.skin)
+    assert is_generic(again.skin) and again.board == truth
+
+
+def test_auto_refuses_naming_a_cell_when_both_readers_refuse(monkeypatch):
+    """Neither reader is sure: a RecognitionError naming a cell, never a mix of the two readings."""
+    from bot.vision import read as read_module
+
+    image = cv2.imread(str(JS_ZOOM_15 / "expert_fresh.png"))
+
+    def refuse(*_args, **_kwargs):
+        raise RecognitionError("generic reader: cell (2, 3) cannot be named", cell=(2, 3))
+
+    monkeypatch.setattr(read_module, "_generic_cells", refuse)
+    with pytest.raises(RecognitionError, match="with no skin: generic reader") as caught:
+        read_screen(image, "auto")
+    assert caught.value.cell is not None
+
+
+def test_auto_stays_on_the_skin_that_reads_the_board_whole(monkeypatch):
+    """A frame the template skin reads exactly never reaches the skinless reader."""
+    from bot.vision import read as read_module
+
+    def fail(*_args, **_kwargs):
+        raise AssertionError("the skinless reader was tried")
+
+    monkeypatch.setattr(read_module, "find_generic", fail)
+    png = REPO / "tests" / "data" / "real" / "winemine" / "expert_lost.png"
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    reading = read_screen(cv2.imread(str(png)), "auto", truth.mines)
+    assert reading.skin.name == "winemine" and reading.board == truth
+
+
+def test_auto_reads_with_no_skin_when_the_skin_reads_only_part_of_the_board(classic):
+    """A board whose bottom rows the skin cannot place (painted in another look) is not read as the
+    smaller board the skin fits: the grid goes on, so auto reads it with no skin (or refuses)."""
+    board = stage_boards("expert", seed=0)[1].board
+    image, truth = render_screen(board, "classic", 1.0, seed=1)
+    region = truth.region()
+    cut = round(truth.top + 12 * truth.pitch_y)
+    bottom = image[cut : region.bottom, region.left : region.right]
+    image[cut : region.bottom, region.left : region.right] = 255 - bottom  # same lattice, other colours
+    from bot.vision.read import find_board
+
+    skinned = find_board(image, "auto")
+    assert (skinned.geometry.rows, skinned.geometry.cols) == (12, 30) and not skinned.reading.uncertain()
+    try:
+        reading = read_screen(image, "auto")
+    except RecognitionError as exc:
+        assert "grid goes on (bottom)" in str(exc) and "with no skin" in str(exc)
+        return
+    assert (reading.geometry.rows, reading.geometry.cols) == (truth.rows, truth.cols)

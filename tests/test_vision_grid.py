@@ -11,7 +11,7 @@ from styles import LOOKS, mid_game, screenshot
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
 from bot.render import render_screen
-from bot.vision.grid import MIN_SIDE, GridFit, find_grid, find_grids
+from bot.vision.grid import MIN_SIDE, GridFit, continues, find_grid, find_grids
 from harness.colour import night_light
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
@@ -146,3 +146,25 @@ def test_header_face_and_counters_are_not_rows():
     fits = find_grids(image)
     assert len(fits) == 1
     assert_exact(fits[0].geometry, truth)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0])
+def test_continues_names_the_sides_a_part_of_a_board_leaves_out(scale):
+    """A skin that read only part of a board (its other states unknown) is caught: the lattice goes on."""
+    board = mid_game(16, 30, 99, seed=3)
+    image, truth = render_screen(board, "classic", scale, seed=2)
+    assert continues(image, truth) == []
+    part = Geometry(
+        truth.left + 3 * truth.pitch_x,
+        truth.top,
+        truth.pitch_x,
+        truth.pitch_y,
+        truth.rows - 4,
+        truth.cols - 6,
+    )
+    assert set(continues(image, part)) == {"bottom", "left", "right"}
+
+
+@pytest.mark.parametrize("png", [p for p in CAPTURES if _name(p) not in KNOWN_MISSES], ids=_name)
+def test_continues_sees_no_more_board_around_a_whole_real_board(png):
+    assert continues(cv2.imread(str(png)), _truth(png)) == []

@@ -669,3 +669,40 @@ def find_grid(image: np.ndarray) -> GridFit:
         best.inset,
     )
     return best
+
+
+def _sized_like(faces: Boxes, inside: np.ndarray) -> Boxes:
+    """The faces whose size is that of some face in ``inside`` (within a rounding step)."""
+    if not inside.any():
+        return faces.take(np.zeros(0, np.intp))
+    sizes = np.unique(np.stack([faces.w[inside], faces.h[inside]], axis=1), axis=0)
+    near = (np.abs(faces.w[:, None] - sizes[None, :, 0]) <= 2) & (
+        np.abs(faces.h[:, None] - sizes[None, :, 1]) <= 2
+    )
+    return faces.take(np.nonzero(near.any(axis=1))[0])
+
+
+def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
+    """The sides (``top``, ``bottom``, ``left``, ``right``) of a board found some other way (a skin's
+    templates) beyond which its lattice goes on: the strip of cells just outside shows the board's
+    structure by the rule :func:`find_grids` grows a board by (faces of the board's sizes, or grid
+    lines across it). A reading of such a board is of part of it. Cheap: looks only next to the board.
+    """
+    height, width = image.shape[:2]
+    px, py = geometry.pitch_x, geometry.pitch_y
+    region = geometry.region()
+    mx, my = px + 3, py + 3  # the strip beyond each side and the line after it
+    x0, y0 = max(0, int(region.left - mx)), max(0, int(region.top - my))
+    x1, y1 = min(width, int(math.ceil(region.right + mx))), min(height, int(math.ceil(region.bottom + my)))
+    gray = np.ascontiguousarray(grey(image[y0:y1, x0:x1]))
+    ax = _Axis(geometry.left - x0, px, geometry.cols)
+    ay = _Axis(geometry.top - y0, py, geometry.rows)
+    ex, ey = _steps(gray)
+    board = _Board(gray, ex, ey, ax, ay)
+    faces = find_faces(gray)
+    cx, cy = faces.cx, faces.cy
+    inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
+    like = _sized_like(faces, inside)
+    board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
+    sides = (("top", 0, -1), ("bottom", 0, ay.count), ("left", 1, -1), ("right", 1, ax.count))
+    return [name for name, axis, index in sides if _strip_ok(board, like, axis, index)]

