@@ -3,7 +3,8 @@
 Checks what the play loop does when a user moves the window mid-game: it must find the board again
 and go on, never click outside the board as located at that moment, and lose no game to a click that
 landed on another cell. A loss whose exploded cell minebot never meant to click is counted as a
-misplaced click (a window moved between the last look and the click: no grab and click are atomic).
+misplaced click (a window moved between the last look and the click). Exit status 1 on any error,
+click outside, misplaced click, or when the window was never moved.
 
     python benchmarks/live_moves.py --client xdemineur --games 6 --every 1.2
 """
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{errors} errors, {outside} clicks outside the located board, {misplaced} losses on a cell "
         "never meant (a move raced a click)"
     )
-    return 0 if not errors and not outside else 1
+    return 0 if not errors and not outside and not misplaced and moves else 1
 
 
 if __name__ == "__main__":

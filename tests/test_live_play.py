@@ -115,6 +115,20 @@ def test_window_moved_mid_game(tmp_path):
 
 
 @pytest.mark.slow
+def test_window_dragged_at_any_moment():
+    """A thread drags the window to random places every 0.7 s, whenever that falls (also between a
+    look and a click): every game ends, no click lands outside the board or on a cell not meant."""
+    if missing_programs("xdemineur"):
+        pytest.skip("xdemineur or Xvfb is not installed")
+    command = [sys.executable, str(ROOT / "benchmarks" / "live_moves.py"), "--client", "xdemineur"]
+    run = subprocess.run(
+        [*command, "--games", "2", "--every", "0.7"], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert " 0 losses on a cell never meant" in run.stdout
+
+
+@pytest.mark.slow
 def test_ctrl_c_stops_the_run_cleanly(tmp_path):
     """Ctrl-C mid-run: the games so far are reported, the run says it was interrupted, exits 130, and
     nothing it started is left running."""
