@@ -40,6 +40,7 @@ from bot.errors import AbortedError, MinebotError  # noqa: E402
 from bot.game import find_level  # noqa: E402
 from bot.input import PyAutoGuiInput  # noqa: E402
 from bot.progress import Progress  # noqa: E402
+from bot.vision.read import standard_mines  # noqa: E402
 from harness.clients import CLIENTS, Look, make_client, screen_for  # noqa: E402
 from harness.realclients import RealClient, VirtualDisplay, exit_on_sigterm  # noqa: E402
 
@@ -113,6 +114,9 @@ class LiveReport:
     """Games the bot called won or lost where the client's own account says otherwise (misreads)."""
     crashes: int = 0
     """Games in which the bot raised an unexpected exception (counted as stops too)."""
+    mines_given: int | None = None
+    """The mine count given to the bot (as ``--mines``) on a board of no standard size, else None:
+    the bot takes the standard level's count."""
     interrupted: str = ""
     """Why the run stopped before its last game (Ctrl-C, the fail-safe), else empty."""
 
@@ -163,6 +167,7 @@ class LiveReport:
             "disagreements": self.disagreements,
             "crashes": self.crashes,
             "interrupted": self.interrupted,
+            "mines_given": self.mines_given,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
@@ -226,8 +231,10 @@ def run(
         if client_name == "jsminesweeper":
             report.level += f" tile {look.tile} zoom {look.zoom:g}"
         with client, MssCapture(display=vd.display) as capture, CheckedInput() as mouse:
+            if standard_mines(client.rows, client.cols) is None:  # as --mines: the counter is not read yet
+                report.mines_given = client.mines
             options = PlayOptions(
-                mines=client.mines,
+                mines=report.mines_given,
                 skin=skin or client.skin_name or "auto",
                 save_frames=save_frames,
                 flags=flags,
