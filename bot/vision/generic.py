@@ -40,6 +40,7 @@ import itertools
 import logging
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -273,19 +274,27 @@ def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def group_cells(looks: np.ndarray) -> np.ndarray:
-    """Group labels ``(N,)`` for pooled looks: the first cell not yet grouped leads a new group of every
-    remaining cell alike to it (one vectorised comparison per group)."""
-    labels = np.full(len(looks), -1)
-    left = np.arange(len(looks))
+    """Group labels ``(N,)`` for pooled looks: the first look not yet grouped leads a new group of every
+    remaining look alike to it (one vectorised comparison per group). Cells drawn the same to the
+    level (most of a board) are compared once."""
+    flat = np.ascontiguousarray(np.round(looks.reshape(len(looks), -1)).astype(np.uint8))
+    rows = flat.view(np.dtype((np.void, flat.shape[1]))).ravel()  # each look as one byte string
+    _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # distinct looks in the order they first occur
+    distinct = looks[first[order]]
+    rank = np.empty(len(order), int)
+    rank[order] = np.arange(len(order))
+    labels = np.full(len(distinct), -1)
+    left = np.arange(len(distinct))
     group = 0
     while len(left):
-        diff = np.abs(looks[left] - looks[left[0]])
+        diff = np.abs(distinct[left] - distinct[left[0]])
         ok = (diff.mean(axis=(1, 2)) <= SAME_MEAN) & (_peak(diff.max(axis=2)) <= SAME_PEAK)
         ok[0] = True
         labels[left[ok]] = group
         left = left[~ok]
         group += 1
-    return labels
+    return labels[rank[inverse.ravel()]]
 
 
 # -- plain groups, rims and ink ----------------------------------------------------------------------
@@ -302,19 +311,24 @@ def _ramp_residual(core: np.ndarray) -> float:
     return quantile(residual, 0.98)
 
 
+@lru_cache(maxsize=8)
+def _band(size: int, outer: int, inner: int) -> np.ndarray:
+    """Flat indices of a ``size`` square's pixels at least ``outer`` and less than ``inner`` from its edge
+    (``outer`` 0: the edge itself), built once per size."""
+    mask = np.zeros((size, size), bool)
+    mask[outer : size - outer, outer : size - outer] = True
+    mask[inner : size - inner, inner : size - inner] = False
+    return np.flatnonzero(mask)
+
+
+def _pixels(tile: np.ndarray, outer: int, inner: int) -> np.ndarray:
+    """The ``(n, 3)`` pixels of one band of a square tile."""
+    return tile.reshape(-1, 3)[_band(len(tile), outer, inner)]
+
+
 def _rim(tile: np.ndarray) -> np.ndarray:
     """The band between the edge inset and the core: where a cell's own background shows around a glyph."""
-    mask = np.zeros(tile.shape[:2], bool)
-    mask[INSET:-INSET, INSET:-INSET] = True
-    mask[CORE:-CORE, CORE:-CORE] = False
-    return tile[mask]
-
-
-def _outer(tile: np.ndarray) -> np.ndarray:
-    """The whole edge band plus the rim: what a cell shares with another of its kind around a glyph."""
-    mask = np.ones(tile.shape[:2], bool)
-    mask[CORE:-CORE, CORE:-CORE] = False
-    return tile[mask]
+    return _pixels(tile, INSET, CORE)
 
 
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)
@@ -337,9 +351,9 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     differ, plus the ``RIM_SHOWN`` quantile of their rims' colour difference / 100. A glyph may cover
     most of a rim (bold digits fill the cell) and some of an edge band; a bevel against a flat frame
     differs all round."""
-    edge = np.ones(a.shape[:2], bool)
-    edge[INSET:-INSET, INSET:-INSET] = False
-    edge_share = float((np.abs(a[edge] - b[edge]).max(axis=1) > FRAME_COLOUR).mean())
+    edge_share = float(
+        (np.abs(_pixels(a, 0, INSET) - _pixels(b, 0, INSET)).max(axis=1) > FRAME_COLOUR).mean()
+    )
     rim_diff = quantile(np.abs(_rim(a) - _rim(b)).max(axis=1), RIM_SHOWN)
     return edge_share + rim_diff / 100.0
 
@@ -362,10 +376,7 @@ def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
 
 def _inner_ring(tile: np.ndarray) -> np.ndarray:
     """The first pixels inside the edge band: a cell's own background, which glyphs seldom reach."""
-    mask = np.zeros(tile.shape[:2], bool)
-    mask[INSET:-INSET, INSET:-INSET] = True
-    mask[INSET + 3 : -INSET - 3, INSET + 3 : -INSET - 3] = False
-    return tile[mask]
+    return _pixels(tile, INSET, INSET + 3)
 
 
 def dominant_colour(pixels: np.ndarray) -> np.ndarray:
@@ -384,10 +395,8 @@ def own_background(tile: np.ndarray, known: tuple[np.ndarray, ...] = ()) -> np.n
     inside it and of its rim: one that is the fill of a plain kind of the board (``known``), else the
     one nearest the pixels along the interior's border (a glyph's ink seldom runs along the border; a
     background does)."""
-    edge = np.ones(tile.shape[:2], bool)
-    edge[INSET:-INSET, INSET:-INSET] = False
     candidates = [
-        dominant_colour(tile[edge]),
+        dominant_colour(_pixels(tile, 0, INSET)),
         dominant_colour(_inner_ring(tile)),
         dominant_colour(_rim(tile)),
     ]
