@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,6 +48,9 @@ from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Geometry, Region
 from bot.input import Expect, InputBackend
 from bot.solver import Action, Move, choose_moves
+
+if TYPE_CHECKING:
+    from bot.vision.read import Reading
 
 LOGGER = logging.getLogger(__name__)
 
@@ -370,6 +374,9 @@ class Player:
         from bot.vision import read_board
 
         geometry = self._region_geometry()
+        if self._fell_back:  # the skin met cells it cannot read, and revealed cells stay: no skin from now
+            reading = read_board(image, geometry, self._fallback_skin(), self.mines)
+            return self._sight(reading, image)
         try:
             reading = read_board(image, geometry, self.skin, self.mines)
         except RecognitionError as exc:
@@ -385,6 +392,10 @@ class Player:
                     "skin %r cannot read this game's board (%s): reading with no skin", self.skin.name, exc
                 )
                 self._fell_back = True
+        return self._sight(reading, image)
+
+    def _sight(self, reading: Reading, image: np.ndarray) -> Sight:
+        """A reading as a :class:`Sight`: the end seen by the face, or by the board when there is none."""
         board = reading.board
         if board.mines is None:
             raise MinebotError(
