@@ -6,8 +6,9 @@ risks a misread. Instead every glyph group keeps the digits its shape allows (ea
 its best, which widens as the best fit gets poorer) and the board decides among them:
 
 1. **Counting bounds.** A number is at least the shown mines around it (a lost board shows them) and at
-   most those plus its covered and flagged neighbours; a revealed 0 touches no covered cell (it would
-   have opened them). A group's digit must fit every one of its cells.
+   most those plus its covered and flagged neighbours; a revealed 0 touches no mine. A group's digit
+   must fit every one of its cells. A lost board whose numbers read so far all equal their shown mines
+   and flags shows every mine (most clients do): then every number must.
 2. **Whole frontier.** When a group still has several digits, every combination of the open choices is
    checked with the solver's exact counting (:mod:`bot.solver`): a digit is kept only when some
    arrangement of mines satisfies all numbers together.
@@ -108,19 +109,48 @@ def frontier_problem(cells: np.ndarray) -> tuple[int, int] | None:
     return None
 
 
+def _write(flat: np.ndarray, members: list[np.ndarray], choices: list[list[int]]) -> None:
+    """Each group's cells: its state once single, else unread (maybe a mine)."""
+    for g, cells_of in enumerate(members):
+        flat[cells_of] = (
+            choices[g][0] if len(choices[g]) == 1 else (MINE_OR_UNREAD if MINE in choices[g] else UNREAD)
+        )
+
+
+def _exact_bounds(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds on a lost board that shows every mine: a number is its shown mines and flags around (a
+    wrong flag shows crossed), plus at most its neighbours still open between a number and a mine."""
+    low = _around(np.isin(cells, (Cell.MINE, Cell.EXPLODED, Cell.FLAG)))
+    return low, low + _around(cells == MINE_OR_UNREAD)
+
+
+def shows_every_mine(cells: np.ndarray) -> bool:
+    """Whether a board shows a lost game's every mine: it shows mines, and every number read so far
+    (away from cells still open) equals the shown mines and flags around it. Clients that show only
+    the mine that went off fail this at the first number beside a hidden mine."""
+    if not np.isin(cells, (Cell.MINE, Cell.EXPLODED)).any():
+        return False
+    low, _ = _exact_bounds(cells)
+    settled = (cells >= 1) & (cells <= Cell.EIGHT) & (_around(cells < 0) == 0)
+    return bool(settled.any() and (cells[settled] == low[settled]).all())
+
+
 def _narrow(
-    flat: np.ndarray, shape: tuple[int, int], members: list[np.ndarray], choices: list[list[int]]
+    flat: np.ndarray,
+    shape: tuple[int, int],
+    members: list[np.ndarray],
+    choices: list[list[int]],
+    exact: bool = False,
 ) -> int | None:
-    """Drop every choice the counting bounds rule out, until nothing changes (a group that turns out a
-    mine or a digit tightens its neighbours' bounds); the first group left with no choice, else None."""
+    """Drop every choice the counting bounds (``exact``: of a board showing every mine) rule out, until
+    nothing changes (a group that turns out a mine or a digit tightens its neighbours' bounds); the
+    first group left with no choice, else None."""
     changed = True
     while changed:
         changed = False
-        for g, cells_of in enumerate(members):
-            flat[cells_of] = (
-                choices[g][0] if len(choices[g]) == 1 else (MINE_OR_UNREAD if MINE in choices[g] else UNREAD)
-            )
-        low, high = (a.ravel() for a in count_bounds(flat.reshape(shape)))
+        _write(flat, members, choices)
+        bounds = _exact_bounds if exact else count_bounds
+        low, high = (a.ravel() for a in bounds(flat.reshape(shape)))
         by_zero = _around(flat.reshape(shape) == Cell.ZERO).ravel() > 0
         for g, cells_of in enumerate(members):
             kept = [
@@ -152,6 +182,10 @@ def settle_digits(
     flat = cells.ravel().copy()
     shown = [list(c) for c in choices]
     empty = _narrow(flat, cells.shape, members, choices)
+    if empty is None and any(len(c) > 1 for c in choices):
+        _write(flat, members, choices)
+        if shows_every_mine(flat.reshape(cells.shape)):
+            empty = _narrow(flat, cells.shape, members, choices, exact=True)
     if empty is not None:
         return Settled(
             [], (empty, f"shows {_names(shown[empty])} by shape, which its neighbours cannot hold")
@@ -194,5 +228,6 @@ __all__ = [
     "count_bounds",
     "frontier_problem",
     "settle_digits",
+    "shows_every_mine",
     "shape_choices",
 ]

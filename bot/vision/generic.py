@@ -594,6 +594,13 @@ def _stroke(tile: np.ndarray, ink: np.ndarray) -> float:
     return away - float(pixels.std(axis=0).mean())
 
 
+def _ground(g: Group, groups: list[Group]) -> np.ndarray:
+    """The colour a glyph group is drawn on: its base's fill, else its own background."""
+    if g.base is not None:
+        return dominant_colour(_inner_ring(groups[g.base].tile))
+    return own_background(g.tile)
+
+
 def crossed_out(groups: list[Group]) -> None:
     """Groups that are another glyph group (a mine or a flag) with a cross drawn over it: wrong flags.
 
@@ -605,12 +612,10 @@ def crossed_out(groups: list[Group]) -> None:
         for other in marks:
             if other is g:
                 continue
-            if g.base is not None or other.base is not None:
+            if g.base is not None and other.base is not None:
                 same_ground = g.base == other.base
-            else:
-                same_ground = (
-                    np.abs(own_background(g.tile) - own_background(other.tile)).max() <= KIND_DISTANCE
-                )
+            else:  # a cross reaching the edge band hides its tile's frame: compare the grounds' colours
+                same_ground = bool(np.abs(_ground(g, groups) - _ground(other, groups)).max() <= KIND_DISTANCE)
             ink = ink_of(g.tile, other.tile)
             if same_ground and is_cross(ink) and _stroke(g.tile, ink) > _stroke(other.tile, ink):
                 g.shape, g.why = Shape.CROSS, "another glyph with a cross over it"
