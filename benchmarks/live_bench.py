@@ -114,6 +114,8 @@ class LiveReport:
     """Games the bot called won or lost where the client's own account says otherwise (misreads)."""
     crashes: int = 0
     """Games in which the bot raised an unexpected exception (counted as stops too)."""
+    new_game_way: str = ""
+    """How the bot started its new games (``face``, ``F2``, ``restart`` = the harness's restart hook)."""
     mines_given: int | None = None
     """The mine count given to the bot (as ``--mines``) on a board of no standard size, else None:
     the bot takes the standard level's count."""
@@ -168,6 +170,7 @@ class LiveReport:
             "crashes": self.crashes,
             "interrupted": self.interrupted,
             "mines_given": self.mines_given,
+            "new_game_way": self.new_game_way,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
@@ -185,7 +188,8 @@ class LiveReport:
             f"{100 * (d['win_rate'] or 0):.1f}% (95% CI {100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}%)",
             f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops} (crashes {self.crashes}); "
             f"clicks outside the board: {self.clicks_outside}; re-reads: {self.rereads}; "
-            f"window moves: {self.moves_of_window}, relocations: {self.relocations}",
+            f"window moves: {self.moves_of_window}, relocations: {self.relocations}; "
+            f"new games by: {self.new_game_way or '-'}",
             f"game time: mean {d['mean_game_s'] or 0:.2f} s; wins: mean {d['mean_win_s'] or 0:.2f} s, "
             f"best {d['best_win_s'] or 0:.2f} s",
             "per move ms p50/p99: " + ", ".join(f"{s} {d[s + '_ms_p50']}/{d[s + '_ms_p99']}" for s in STEPS),
@@ -263,6 +267,7 @@ def run(
                 mouse.outside.clear()
                 progress.update(1)
             progress.close()
+            report.new_game_way = player.new_game_way
             report.moves_of_window = on_move.moves if on_move else 0
     return report
 

@@ -230,6 +230,7 @@ def test_pyautogui_guarded_click_holds_the_x_server(xvfb, tmp_path) -> None:  # 
     result = run_python(
         """
         from bot.capture import MssCapture
+        from bot.errors import AbortedError
         from bot.geometry import Region
         from bot.input import Expect, PyAutoGuiInput
         import pyautogui
@@ -243,8 +244,16 @@ def test_pyautogui_guarded_click_holds_the_x_server(xvfb, tmp_path) -> None:  # 
             other[0, 0] ^= 255
             print("sent", mouse.guarded_click(110, 60, "left", [Expect(cell, other)], capture.grab))
             print("at", tuple(pyautogui.position()))
+            mouse.move(0, 0)
+            try:
+                mouse.guarded_click(150, 120, "left", [], capture.grab)
+            except AbortedError as exc:
+                print("aborted:", exc)
         """,
         env,
     )
     lines = [line for line in result.stdout.splitlines() if not line.startswith("Xlib.")]
-    assert lines == ["holds True", "sent True", "at (150, 120)", "sent False", "at (150, 120)"], result.stderr
+    assert lines[:5] == ["holds True", "sent True", "at (150, 120)", "sent False", "at (150, 120)"], (
+        result.stderr
+    )
+    assert lines[5].startswith("aborted: stopped by the pyautogui fail-safe"), lines
