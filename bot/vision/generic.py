@@ -116,6 +116,10 @@ MINE_SYMMETRY = 0.6
 """Least overlap (IoU) of a mine glyph with its mirror images."""
 MINE_TURN = 0.5
 """Least overlap (IoU) of a mine glyph with its quarter turn (a spike may be lost to the cell's edge)."""
+MINE_SQUARE = 0.85
+"""Least overlap of a glyph a digit shape is near with its quarter turn for it to be a mine as well: a
+mine's spikes point four ways alike, while a bold blurred 5, 6 or 8 may be as mirror-symmetric but
+not as square."""
 CROSS_INK = 0.6
 """Least mean ink along both diagonals' outer parts for a cross (a wrong flag)."""
 
@@ -476,8 +480,9 @@ def is_cross(ink: np.ndarray) -> bool:
     return bool(min(grown[middle, middle].mean(), grown[middle, n - 1 - middle].mean()) >= CROSS_INK)
 
 
-def is_mine(ink: np.ndarray) -> bool:
-    """A glyph about as wide as tall, centred, that looks the same mirrored and turned a quarter."""
+def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
+    """A glyph about as wide as tall, centred, that looks the same mirrored and turned a quarter (at
+    least ``turn`` overlap)."""
     solid = ink >= 0.5
     rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
     if len(rows) == 0:
@@ -491,7 +496,7 @@ def is_mine(ink: np.ndarray) -> bool:
     box = _squared(solid)
     assert box is not None
     mirrored = min(_iou(box, box[:, ::-1]), _iou(box, box[::-1]))
-    return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= MINE_TURN
+    return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= turn
 
 
 def digit_costs(shape: GlyphShape) -> np.ndarray:
@@ -521,7 +526,7 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
         group.shape, group.why = (
             (Shape.MINE, "a symmetric round glyph") if is_mine(ink) else (Shape.MARK, "ink in two colours")
         )
-    elif best <= DIGIT_LOOSE and (best < MINE_OR_DIGIT or not is_mine(ink)):
+    elif best <= DIGIT_LOOSE and (best < MINE_OR_DIGIT or not is_mine(ink, MINE_SQUARE)):
         group.shape = Shape.DIGIT
         group.why = f"a digit by shape (nearest {group.digit} at {best:.2f})"
     elif is_mine(ink):
@@ -613,7 +618,7 @@ def crossed_out(groups: list[Group]) -> None:
             if other is g:
                 continue
             if g.base is not None and other.base is not None:
-                same_ground = g.base == other.base
+                same_ground = g.kind == other.kind
             else:  # a cross reaching the edge band hides its tile's frame: compare the grounds' colours
                 same_ground = bool(np.abs(_ground(g, groups) - _ground(other, groups)).max() <= KIND_DISTANCE)
             ink = ink_of(g.tile, other.tile)
