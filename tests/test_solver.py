@@ -287,3 +287,41 @@ def test_secondary_safety_is_exact_and_the_fifty_penalty_only_lowers_it_and_prog
             raised += bonus > plain + 1e-9
             checked += 1
     assert checked >= 10 and raised >= 1
+
+
+def test_look_ahead_safety_is_what_a_full_solve_reports_bit_for_bit():
+    from bot.errors import ContradictionError as Impossible
+    from bot.solver.engine import best_safety
+
+    checked = 0
+    for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 6, 21), every=3):
+        know = Knowledge.from_board(board)
+        for j in sorted(know.cell_cons)[:4] + sorted(know.covered - know.cell_cons.keys())[:2]:
+            if j in know.known:
+                continue
+            for value in range(4):
+                try:
+                    hyp = know.reveal(j, value)
+                    full = solve(hyp, board.mines)
+                except Impossible:
+                    with pytest.raises(Impossible):
+                        best_safety(know.reveal(j, value), board.mines)
+                    continue
+                rest = [p for p in full.prob.values() if p < 1.0]
+                expected = (full.log_weight, (1.0 - min(rest)) if rest else 1.0)
+                assert best_safety(hyp, board.mines) == expected
+                checked += 1
+    assert checked > 100
+
+
+def test_fewest_unknown_neighbours_ranks_like_a_sort_by_count_then_cell():
+    from bot.solver.policy import _fewest_unknown_neighbours, _unknown_neighbours
+
+    for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 4, 5), every=4):
+        know = Knowledge.from_board(board)
+        off = tuple(sorted(know.covered - know.cell_cons.keys() - know.known.keys()))
+        if not off:
+            continue
+        expected = sorted(off, key=lambda j: (_unknown_neighbours(know, j), j))
+        for n in (1, 2, 5):
+            assert _fewest_unknown_neighbours(know, off, n) == expected[:n]

@@ -178,34 +178,43 @@ class _Tree:
         mine_sets, value_sets, memo = self.mine_sets, self.value_sets, self.memo
         nodes = 0
 
-        def split(state: int, i: int) -> list[int]:
-            return [sub for _, vs in value_sets[i] if (sub := state & vs)]
+        shows = [[vs for _, vs in value_sets[i]] for i in range(n)]
 
         def varies(state: int, i: int) -> bool:
             """Whether cell i shows different numbers in the arrangements of ``state``."""
-            for _, vs in value_sets[i]:
+            for vs in shows[i]:
                 sub = state & vs
                 if sub:
                     return sub != state
             return False
 
-        def chance(state: int, i: int, total: int, beat: float = -1.0) -> float:
-            """P(win) when clicking cell i in ``state`` (``total`` arrangements), playing on perfectly.
+        def chance(state: int, i: int, total: int, rest: int, live: list[int], beat: float = -1.0) -> float:
+            """P(win) when clicking cell i in ``state`` (``total`` arrangements, ``rest`` of them with cell
+            i safe), playing on perfectly.
 
-            Returns -1.0 as soon as the click provably cannot score above ``beat`` (the best so far).
+            ``live``: the cells that may still matter below ``state``. Returns -1.0 as soon as the
+            click provably cannot score above ``beat`` (the best so far). A value left with one
+            arrangement is won, and a solved one is read from the memo, without a call.
             """
             won = 0.0
-            rest = (state & ~mine_sets[i]).bit_count()
             bound = beat * total + 1e-9
-            for sub in split(state, i):
-                size = sub.bit_count()
-                rest -= size
-                won += size * win(sub)
+            for vs in shows[i]:
+                sub = state & vs
+                if not sub:
+                    continue
+                if sub & (sub - 1) == 0:
+                    rest -= 1
+                    won += 1.0
+                else:
+                    size = sub.bit_count()
+                    rest -= size
+                    known = memo.get(sub)
+                    won += size * (win(sub, live) if known is None else known)
                 if won + rest <= bound:
                     return -1.0
             return won / total
 
-        def win(state: int) -> float:
+        def win(state: int, live: list[int]) -> float:
             nonlocal nodes
             if state & (state - 1) == 0:  # one arrangement left
                 return 1.0
@@ -215,24 +224,30 @@ class _Tree:
             if nodes > node_budget:
                 raise _Budget
             total = state.bit_count()
-            result = None
-            open_cells = []
+            free = -1
+            pairs = []  # (arrangements where the cell is a mine, cell) for the undetermined cells
+            below = []  # the cells that still matter in every state below this one
             for i in live:
                 mines = (state & mine_sets[i]).bit_count()
                 if not mines:  # safe in every arrangement: free information if its number varies
                     if varies(state, i):
-                        result = chance(state, i, total)
+                        free = i
                         break
                 elif mines < total:
-                    open_cells.append(i)
-            if result is None and not open_cells:
+                    pairs.append((mines, i))
+                    below.append(i)
+            if free >= 0:  # (the scan stopped early: every live cell may still matter below)
+                result = chance(state, free, total, total, live)
+            elif not pairs:
                 return 1.0
-            if result is None:
+            else:
                 result = 0.0
-                for safe, i in _by_safety(state, open_cells, mine_sets):
+                pairs.sort()  # safest first (fewest mines), then by cell
+                for mines, i in pairs:
+                    safe = total - mines
                     if safe <= result * total + 1e-9:  # P(win) <= P(safe): nothing left can beat the best
                         break
-                    score = chance(state, i, total, result)
+                    score = chance(state, i, total, safe, below, result)
                     if score > result:
                         result = score
             memo[state] = result
@@ -250,7 +265,7 @@ class _Tree:
             for safe, i in order:
                 if best is not None and safe < best[1] * total - 1e-9:
                     break
-                score = chance(state, i, total, -1.0 if best is None else best[1] - 2e-9)
+                score = chance(state, i, total, safe, live, -1.0 if best is None else best[1] - 2e-9)
                 if best is None or (score, safe) > (best[1] + 1e-12, best_safe):
                     best, best_safe = (i, score), safe
         except _Budget:

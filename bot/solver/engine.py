@@ -32,6 +32,7 @@ solution with ``k`` mines weighs ``(d / (1 - d)) ** k``); off-frontier cells get
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from dataclasses import dataclass, field
@@ -360,9 +361,8 @@ def log_weight(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> f
         assert rc is not None
         everything = np.convolve(everything, rc.poly)
         scale += rc.log_scale
-    log_off = _log_comb(n_off, mines_left, len(everything))
-    top = float(log_off.max())
-    weight = float(everything @ np.exp(log_off - top)) if math.isfinite(top) else 0.0
+    top, off_weight = _off_weights(n_off, mines_left, len(everything))
+    weight = float(everything @ off_weight) if math.isfinite(top) else 0.0
     if weight <= 0:
         rc_cell = next(iter(know.cell_cons), next(iter(know.covered), 0))
         where = divmod(rc_cell, know.cols)
@@ -393,6 +393,20 @@ def _log_comb(n: int, left: int, length: int) -> np.ndarray:
     return np.where(ok, _LOG_FACT[n] - _LOG_FACT[kk] - _LOG_FACT[n - kk], -np.inf)
 
 
+@functools.lru_cache(maxsize=4096)
+def _off_weights(n: int, left: int, length: int) -> tuple[float, np.ndarray]:
+    """(top, ``exp(log C(n, left - f) - top)``): the off-frontier weights, scaled; cached (read-only).
+
+    ``top`` is the largest log weight (-inf when none is possible, and the weights are then 0).
+    The look-ahead asks for the same few (cells, mines, length) again and again.
+    """
+    log_off = _log_comb(n, left, length)
+    top = float(log_off.max())
+    weights = np.exp(log_off - top) if math.isfinite(top) else np.zeros(length)
+    weights.flags.writeable = False
+    return top, weights
+
+
 def _combine_exact(
     know: Knowledge,
     regions: list[list[int]],
@@ -402,9 +416,23 @@ def _combine_exact(
     prob: dict[int, float],
 ) -> tuple[float, float | None]:
     """Convolve exact regions with the off-frontier binomial; fill ``prob``; return (log weight, off P)."""
+    log_weight, groups, off_prob = _combine(know, regions, counted, len(off), mines_left)
+    for group, p in groups:
+        for j in group:
+            prob[j] = p
+    return log_weight, off_prob
+
+
+def _combine(
+    know: Knowledge,
+    regions: list[list[int]],
+    counted: list[RegionCount | None],
+    n_off: int,
+    mines_left: int,
+) -> tuple[float, list[tuple[tuple[int, ...], float]], float | None]:
+    """(log weight, (group, P(mine)) for every frontier group, off-frontier P or None) of exact regions."""
     rcs = [rc for rc in counted if rc is not None]
     polys = [rc.poly for rc in rcs]
-    n_off = len(off)
     prefix = [np.ones(1)]
     for p in polys:
         prefix.append(np.convolve(prefix[-1], p))
@@ -414,40 +442,68 @@ def _combine_exact(
     suffix.reverse()
     everything = prefix[-1]
     f = np.arange(len(everything))
-    log_off = _log_comb(n_off, mines_left, len(everything))
-    top = log_off.max()
-    off_weight = np.exp(log_off - top) if np.isfinite(top) else np.zeros(len(f))
+    top, off_weight = _off_weights(n_off, mines_left, len(everything))
     terms = everything * off_weight
     weight = float(terms.sum())
     if weight == 0:
-        low = int(np.flatnonzero(everything)[0])
-        cols = know.cols
-        if low > mines_left:
-            k = min(regions[0])
-            raise ContradictionError(
-                f"the numbers need at least {low} more mines but only {mines_left} are left "
-                f"(first number involved: {divmod(k, cols)})",
-                divmod(k, cols),
-            )
-        cell = off[0] if off else next(iter(know.cell_cons), min(know.known, default=0))
-        where = divmod(cell, cols)
-        raise ContradictionError(
-            f"{mines_left} mines are left but too few covered cells can hold them (e.g. cell {where})", where
-        )
+        _no_total(know, regions, everything, mines_left)
     log_weight = sum(rc.log_scale for rc in rcs) + float(top) + math.log(weight)
+    groups: list[tuple[tuple[int, ...], float]] = []
     for r, rc in enumerate(rcs):
         others = np.convolve(prefix[r], suffix[r + 1])
         sums = (np.correlate(off_weight, others, "valid") @ rc.both).tolist()
         size = len(rc.groups)
         for group, mines, free in zip(rc.groups, sums[:size], sums[size:], strict=True):
-            p = _ratio(mines, free)
-            for j in group:
-                prob[j] = p
+            groups.append((group, _ratio(mines, free)))
     if not n_off:
-        return log_weight, None
+        return log_weight, groups, None
     off_mines = float((terms * (mines_left - f)).sum())
     off_free = float((terms * (n_off - mines_left + f)).sum())
-    return log_weight, _ratio(off_mines, off_free)
+    return log_weight, groups, _ratio(off_mines, off_free)
+
+
+def _no_total(know: Knowledge, regions: list[list[int]], everything: np.ndarray, mines_left: int) -> None:
+    """Raise the :class:`ContradictionError` for a mine total no arrangement of the regions can meet."""
+    low = int(np.flatnonzero(everything)[0])
+    cols = know.cols
+    if low > mines_left:
+        k = min(regions[0])
+        raise ContradictionError(
+            f"the numbers need at least {low} more mines but only {mines_left} are left "
+            f"(first number involved: {divmod(k, cols)})",
+            divmod(k, cols),
+        )
+    off = sorted(know.covered.difference(know.known, know.cell_cons))
+    cell = off[0] if off else next(iter(know.cell_cons), min(know.known, default=0))
+    where = divmod(cell, cols)
+    raise ContradictionError(
+        f"{mines_left} mines are left but too few covered cells can hold them (e.g. cell {where})", where
+    )
+
+
+def best_safety(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> tuple[float, float] | None:
+    """(log weight, 1 - the lowest P(mine) below 1) of a position: what a look-ahead needs, no more.
+
+    The same numbers :func:`solve` computes (same arithmetic, so bit for bit), without filling a
+    probability for every cell. None when a region passes the budget. Raises
+    :class:`ContradictionError` when nothing fits.
+    """
+    regions = split_regions(know)
+    counted = [count_region(know, r, node_budget) for r in regions]
+    mines_left = total - know.known_mines()
+    if mines_left < 0:  # checked before the budget, as solve() does
+        raise ContradictionError(f"{know.known_mines()} mines are proven but the board has only {total}")
+    if any(rc is None for rc in counted):
+        return None
+    n_off = len(know.covered.difference(know.known, know.cell_cons))
+    log_weight, groups, off_prob = _combine(know, regions, counted, n_off, mines_left)
+    known_safe = any(not mine and know.cells[j] == COVERED for j, mine in know.known.items())
+    rest = [p for _, p in groups if p < 1.0]
+    if off_prob is not None and off_prob < 1.0:
+        rest.append(off_prob)
+    if known_safe:
+        rest.append(0.0)
+    return log_weight, (1.0 - min(rest)) if rest else 1.0
 
 
 def _combine_independent(

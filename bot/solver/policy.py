@@ -30,8 +30,8 @@ from bot.board import Board, Cell, Coord
 from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
-from bot.solver.engine import WORK, Probabilities, log_weight, solve
-from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable
+from bot.solver.engine import WORK, Probabilities, best_safety, log_weight, solve
+from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable, count_around
 
 LOGGER = logging.getLogger(__name__)
 
@@ -201,16 +201,19 @@ def choose_moves(
         if board[move.cell] == Cell.COVERED:
             return [move]
     know = read_knowledge(board)
-    moves = _certain_moves(know, {j: know.reason[j] for j in know.known}, flags)
+    if flags:
+        moves = _certain_moves(know, {j: know.reason[j] for j in know.known}, flags)
+    else:  # only the proven-safe cells matter: skip sorting the proven mines
+        moves = [_open(know, j, 0.0, know.reason[j]) for j in know.safe_cells()]
     if moves:
         return moves
     probs = solve(know, total)
     exact_reasons = {
-        j: ("exact: certain mine" if p else "exact: certain safe") for j, p in probs.prob.items()
+        j: ("exact: certain mine" if p else "exact: certain safe")
+        for j, p in probs.prob.items()
+        if p == 0.0 or p == 1.0
     }
-    moves = _certain_moves(
-        know, {j: r for j, r in exact_reasons.items() if probs.prob[j] in (0.0, 1.0)}, flags
-    )
+    moves = _certain_moves(know, exact_reasons, flags)
     if moves and (flags or any(m.action is not Action.FLAG for m in moves)):
         return [m for m in moves if flags or m.action is not Action.FLAG]
     if not any(p < 1.0 for p in probs.prob.values()):
@@ -292,9 +295,18 @@ def _candidates(know: Knowledge, probs: Probabilities, pol: Policy) -> list[int]
     frontier = sorted((probs.prob[j], j) for j in unknown if j in probs.frontier and probs.prob[j] <= limit)
     chosen = [j for _, j in frontier[: pol.max_candidates]]
     if probs.off and probs.off_prob is not None and probs.off_prob <= limit:
-        off = sorted(probs.off, key=lambda j: (_unknown_neighbours(know, j), j))
-        chosen += off[: pol.off_candidates]
+        chosen += _fewest_unknown_neighbours(know, probs.off, pol.off_candidates)
     return chosen
+
+
+def _fewest_unknown_neighbours(know: Knowledge, cells: tuple[int, ...], n: int) -> list[int]:
+    """The ``n`` cells with the fewest unknown neighbours (ties: lowest index), counted at once."""
+    unknown = np.fromiter(know.cells, dtype=np.int8, count=len(know.cells)) == COVERED
+    unknown[list(know.known)] = False
+    around = count_around(unknown.reshape(know.rows, know.cols)).ravel()
+    index = np.array(cells)
+    order = np.lexsort((index, around[index]))  # by count, then by index
+    return index[order[:n]].tolist()
 
 
 def _after_safety(know: Knowledge, total: int | None) -> tuple[float, float] | None:
@@ -307,11 +319,7 @@ def _after_safety(know: Knowledge, total: int | None) -> tuple[float, float] | N
     if know.safe_cells():  # the next click is certain: only the weight (P(value)) is needed
         weight = log_weight(know, total, node_budget=LOOKAHEAD_BUDGET)
         return None if weight is None else (weight, 1.0)
-    probs = solve(know, total, node_budget=LOOKAHEAD_BUDGET)
-    if not probs.exact or probs.log_weight is None:
-        return None
-    rest = [p for p in probs.prob.values() if p < 1.0]
-    return probs.log_weight, (1.0 - min(rest)) if rest else 1.0
+    return best_safety(know, total, node_budget=LOOKAHEAD_BUDGET)
 
 
 def secondary_safety(
