@@ -9,7 +9,9 @@ its best, which widens as the best fit gets poorer) and the board decides among 
    most those plus its covered and flagged neighbours; a revealed 0 touches no mine. A group's digit
    must fit every one of its cells. A lost board whose numbers read so far all equal their shown mines
    and flags shows every mine (most clients do): then every number must.
-2. **Whole frontier.** When a group still has several digits, every combination of the open choices is
+2. **One digit, one colour.** A digit another group surely shows in a clearly different ink colour is
+   not this group's (each client draws a digit in one colour; colour never names a digit by itself).
+3. **Whole frontier.** When a group still has several digits, every combination of the open choices is
    checked with the solver's exact counting (:mod:`bot.solver`): a digit is kept only when some
    arrangement of mines satisfies all numbers together.
 
@@ -44,6 +46,9 @@ DIGIT_MARGIN = 0.05
 """Least distance above a glyph's best digit for another digit to be out of the question by shape."""
 MARGIN_SHARE = 0.3
 """The margin also grows with the best distance itself: a poorer fit says less about the digit."""
+INK_APART = 100.0
+"""Ink colours this far apart (0-255 RGB) are two colours: a client draws each digit in one colour, so
+a digit another glyph group already shows in a clearly different colour is not this group's."""
 MAX_COMBINATIONS = 64
 """Most combinations of open choices checked against the whole frontier; more is refused."""
 
@@ -125,14 +130,23 @@ def _exact_bounds(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def shows_every_mine(cells: np.ndarray) -> bool:
-    """Whether a board shows a lost game's every mine: it shows mines, and every number read so far
-    (away from cells still open) equals the shown mines and flags around it. Clients that show only
-    the mine that went off fail this at the first number beside a hidden mine."""
-    if not np.isin(cells, (Cell.MINE, Cell.EXPLODED)).any():
+    """Whether a board shows a lost game's every mine: it shows mines (glyphs that may be mines taken as
+    mines), and every number read so far (away from cells still unread) equals the shown mines and
+    flags around it. Clients that show only the mine that went off fail this at the first number
+    beside a hidden mine."""
+    board = np.where(cells == MINE_OR_UNREAD, MINE, cells)
+    if not np.isin(board, (Cell.MINE, Cell.EXPLODED)).any():
         return False
-    low, _ = _exact_bounds(cells)
-    settled = (cells >= 1) & (cells <= Cell.EIGHT) & (_around(cells < 0) == 0)
-    return bool(settled.any() and (cells[settled] == low[settled]).all())
+    low, _ = _exact_bounds(board)
+    settled = (board >= 1) & (board <= Cell.EIGHT) & (_around(board == UNREAD) == 0)
+    return bool(settled.any() and (board[settled] == low[settled]).all())
+
+
+def _other_colour(d: int, g: int, choices: list[list[int]], inks: np.ndarray) -> bool:
+    """Whether digit ``d`` is already another group's only choice, drawn in a clearly different ink."""
+    return any(
+        c == [d] and np.abs(inks[k] - inks[g]).max() > INK_APART for k, c in enumerate(choices) if k != g
+    )
 
 
 def _narrow(
@@ -140,6 +154,7 @@ def _narrow(
     shape: tuple[int, int],
     members: list[np.ndarray],
     choices: list[list[int]],
+    inks: np.ndarray,
     exact: bool = False,
 ) -> int | None:
     """Drop every choice the counting bounds (``exact``: of a board showing every mine) rule out, until
@@ -157,7 +172,12 @@ def _narrow(
                 d
                 for d in choices[g]
                 if (d == MINE and not by_zero[cells_of].any())  # a 0 touches no mine
-                or (d != MINE and (low[cells_of] <= d).all() and (high[cells_of] >= d).all())
+                or (
+                    d != MINE
+                    and (low[cells_of] <= d).all()
+                    and (high[cells_of] >= d).all()
+                    and not (len(choices[g]) > 1 and _other_colour(d, g, choices, inks))
+                )
             ]
             if not kept:
                 return g
@@ -167,10 +187,16 @@ def _narrow(
 
 
 def settle_digits(
-    cells: np.ndarray, members: list[np.ndarray], costs: np.ndarray, mine_like: list[bool]
+    cells: np.ndarray,
+    members: list[np.ndarray],
+    costs: np.ndarray,
+    mine_like: list[bool],
+    inks: np.ndarray | None = None,
 ) -> Settled:
     """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
-    ``mine_like`` whether each may also be a shown mine) on a board whose other cells are read."""
+    ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours) on a
+    board whose other cells are read."""
+    inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
     choices: list[list[int]] = []
     for g, cost in enumerate(costs):
         by_shape = shape_choices(cost) + ([MINE] if mine_like[g] else [])
@@ -181,11 +207,11 @@ def settle_digits(
         choices.append(by_shape)
     flat = cells.ravel().copy()
     shown = [list(c) for c in choices]
-    empty = _narrow(flat, cells.shape, members, choices)
+    empty = _narrow(flat, cells.shape, members, choices, inks)
     if empty is None and any(len(c) > 1 for c in choices):
         _write(flat, members, choices)
         if shows_every_mine(flat.reshape(cells.shape)):
-            empty = _narrow(flat, cells.shape, members, choices, exact=True)
+            empty = _narrow(flat, cells.shape, members, choices, inks, exact=True)
     if empty is not None:
         return Settled(
             [], (empty, f"shows {_names(shown[empty])} by shape, which its neighbours cannot hold")

@@ -167,6 +167,8 @@ class Group:
     """The glyph's ink holds two clearly different colours."""
     costs: np.ndarray | None = None
     """``(8,)`` shape distance to each digit 1-8 (glyph groups)."""
+    ink: np.ndarray | None = None
+    """Median colour of the glyph's solid ink (glyph groups)."""
     digit_too: bool = False
     """A mine glyph that a digit shape is near as well: the board's counts decide."""
     why: str = ""
@@ -378,6 +380,13 @@ def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
     return bool(np.linalg.norm(centres[0] - centres[1]) >= TWO_COLOURS and 0.1 <= share <= 0.9)
 
 
+def ink_colour(tile: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """The median colour of a glyph's solid ink (black when it has none)."""
+    m = (len(tile) - len(ink)) // 2
+    solid = tile[m : len(tile) - m, m : len(tile) - m][ink >= 0.9]
+    return np.median(solid, axis=0) if len(solid) else np.zeros(3, np.float32)
+
+
 def _inner_ring(tile: np.ndarray) -> np.ndarray:
     """The first pixels inside the edge band: a cell's own background, which glyphs seldom reach."""
     return _pixels(tile, INSET, INSET + 3)
@@ -514,6 +523,7 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
     settled later, with the whole board (:mod:`bot.vision.digits`)."""
     ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET, known)
     group.colours = ink_colours(group.tile, ink)
+    group.ink = ink_colour(group.tile, ink)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
         return
@@ -782,6 +792,7 @@ def _name_digits(
         [groups[i].members for i in open_groups],
         np.stack([groups[i].costs for i in open_groups]),
         [groups[i].shape == Shape.MINE for i in open_groups],
+        np.stack([groups[i].ink for i in open_groups]),
     )
     if settled.problem is not None:
         k, why = settled.problem
