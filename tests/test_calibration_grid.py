@@ -73,9 +73,7 @@ def test_largest_rectangle():
     assert largest_rectangle(mask) == (1, 0, 2, 4)
 
 
-KNOWN_MISSES = {
-    "xbomb-expert_opening": "the button bar above xbomb's board is taken for a 17th row (docs/benchmarks.md)",
-}
+KNOWN_MISSES: dict[str, str] = {}
 """Real captures the calibration grid still gets wrong: listed here so that a fix shows as XPASS."""
 REAL_CAPTURES = [
     pytest.param(png, marks=pytest.mark.xfail(reason=KNOWN_MISSES[name]) if name in KNOWN_MISSES else ())

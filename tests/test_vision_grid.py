@@ -33,25 +33,15 @@ def _truth(png: Path) -> Geometry:
 
 KNOWN_MISSES = {
     # Not found exactly yet (see docs/benchmarks.md, "Skinless grid finding").
-    "xbomb/expert_flags",
-    "xbomb/expert_lost",
-    "xbomb/expert_opening",
-    "jsminesweeper/t24_z100/small_won",
+    "xbomb/expert_lost",  # lost boards: glyphs drawn over the grid lines, no covered tile left
+    "xbomb/expert_high_lost",
+    "jsminesweeper/t24_z100/small_won",  # a won 9x9 board: origin 1-2 px off, or no lattice of faces
     "jsminesweeper/t24_z125/small_won",
     "jsminesweeper/t24_z150/small_won",
     "jsminesweeper/t24_z175/small_won",
-    "jsminesweeper/t24_z175/expert_lost",
-    "jsminesweeper/t32_z100/small_won",
     "jsminesweeper/t32_z125/small_won",
     "jsminesweeper/t32_z150/small_won",
     "jsminesweeper/t32_z175/small_won",
-    "jsminesweeper/t32_z175/expert_flags",
-    "jsminesweeper/t32_z175/expert_fresh",
-    "jsminesweeper/t32_z175/expert_lost",
-    "jsminesweeper/t32_z175/expert_opening",
-    "jsminesweeper/t32_z175/digits_lost",  # t32_z175: the 16th row is under the page's scrollbar
-    "jsminesweeper/t32_z175/digits_playing",
-    "xbomb/expert_high_lost",
     "ace-minesweeper/board_high_lost",  # a lost board, mostly opened: found 21x9 of 32x32
 }
 

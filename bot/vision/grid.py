@@ -380,7 +380,8 @@ class _Board:
         here = local(lines)
         mean = here.mean(axis=0)
         shifts = np.arange(-2, 3)
-        fit = np.stack([(local(lines + d) * mean).sum(axis=1) for d in shifts], axis=1)
+        centred = mean - mean.mean()  # a textured tile's steady steps match every shift alike
+        fit = np.stack([(local(lines + d) * centred).sum(axis=1) for d in shifts], axis=1)
         found = lines + shifts[np.argmax(fit, axis=1)]
         mass = here.sum(axis=1)
         valid = mass >= 0.25 * float(np.median(mass)) if mass.any() else mass > 0
@@ -426,15 +427,21 @@ class _Board:
 
 
 def _seam_offset(seam: np.ndarray, peak_at: int) -> float:
-    """Where the boundary sits relative to its peak step: mid-line when the peak is one side of a line
-    (a step as strong 1 px after it, or 2 px before it with none between), else at the centroid of
-    the peak and the step just before it (a line's entry, an anti-aliased edge). A weaker step after
-    the peak is a bevel's inner edge and is left out."""
+    """Where the boundary sits relative to its peak step: mid-line when the peak is one side of a 1-px
+    line (a step as strong 1 px after it); at the start of a 2-px line when the peak is its far side
+    (as strong a step 2 px before, none between) or its middle (as strong steps 1 px either side);
+    else at the centroid of the peak and the step just before it (a line's entry, an anti-aliased
+    edge). A weaker step after the peak is a bevel's inner edge and is left out. Steps count above
+    the seam's level at its ends: a dithered tile steps at every pixel, and that is no line's side."""
+    if peak_at >= 2:
+        seam = np.clip(seam - min(float(seam[0]), float(seam[-1])), 0, None)
     peak = float(seam[peak_at])
+    if 0 < peak_at < len(seam) - 1 and peak < SEAM_SHARE * min(seam[peak_at - 1], seam[peak_at + 1]):
+        return -1.0
     if peak_at + 1 < len(seam) and seam[peak_at + 1] >= LINE_PAIR * peak:
         return 0.5
     if peak_at >= 2 and seam[peak_at - 2] >= LINE_PAIR * peak and seam[peak_at - 1] < SEAM_SHARE * peak:
-        return -1.0
+        return -2.0
     before = float(seam[peak_at - 1]) if peak_at > 0 else 0.0
     return -before / max(before + peak, 1e-9)
 
