@@ -184,7 +184,7 @@ def test_dry_run_with_the_generic_skin(capsys):
     assert "skin: generic" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("module", ["bot.vision.generic", "bot.vision.glyphs"])
+@pytest.mark.parametrize("module", ["bot.vision.generic", "bot.vision.glyphs", "bot.vision.digits"])
 def test_doctests(module):
     import doctest
     import importlib
@@ -194,7 +194,7 @@ def test_doctests(module):
 
 
 @pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 2.0])
-@pytest.mark.parametrize("level,seed", [("intermediate", 11), ("expert", 11)])
+@pytest.mark.parametrize("level,seed", [("intermediate", 11), ("expert", 11), ("expert", 3)])
 def test_the_simulators_classic_look_reads_generically(level, seed, scale):
     from bot.mock import SimClient
 
@@ -269,3 +269,29 @@ def test_a_mine_glyph_next_to_a_zero_is_a_digit():
     cells = np.array([[9, 1, 0], [UNREAD, 1, 0], [0, 0, 0]])
     costs = np.array([[0.10, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4]])
     assert settle_digits(cells, [np.array([3])], costs, [True]).states == [1]
+
+
+def test_a_lost_board_that_shows_every_mine_is_counted_exactly():
+    from bot.vision.digits import UNREAD, settle_digits, shows_every_mine
+
+    lost = np.array([[11, 9, 9, 9, 9], [9, 1, 9, 9, 11], [9, 9, 9, 9, UNREAD]])  # the 1 touches one mine
+    assert shows_every_mine(lost)
+    assert not shows_every_mine(np.array([[11, 9], [2, 9]]))  # a 2 beside one shown mine: mines hidden
+    assert not shows_every_mine(np.array([[9, 9], [1, 9]]))  # no mine shown: not lost
+    costs = np.array([[0.10, 0.12, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4]])  # 1 or 2 by shape, room for either
+    # (2, 4) has room for a 2 among its covered cells, but a board showing every mine has none there
+    assert settle_digits(lost, [np.array([14])], costs, [False]).states == [1]
+    hidden = np.where(lost == 1, 2, lost)  # a 2 beside one shown mine: mines hidden, the counts allow a 2
+    assert settle_digits(hidden, [np.array([14])], costs, [False]).problem is not None
+
+
+def test_one_digit_is_drawn_in_one_colour():
+    from bot.vision.digits import UNREAD, settle_digits
+
+    cells = np.array([[9, 9, 9, 9, 9], [UNREAD, 9, 9, 9, UNREAD], [9, 9, 9, 9, 9]])
+    costs = np.array([[0.4, 0.4, 0.4, 0.4, 0.10, 0.4, 0.4, 0.4], [0.4, 0.4, 0.4, 0.20, 0.24, 0.4, 0.4, 0.4]])
+    red, navy = [0.0, 0.0, 128.0], [128.0, 0.0, 0.0]
+    members = [np.array([5]), np.array([9])]
+    assert settle_digits(cells, members, costs, [False, False], np.array([red, navy])).states == [5, 4]
+    unsure = settle_digits(cells, members, costs, [False, False], np.array([red, red]))
+    assert unsure.problem is not None and "4 or 5" in unsure.problem[1]  # same ink: a second look of a 5?
