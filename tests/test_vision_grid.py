@@ -1,6 +1,7 @@
 """Skinless grid finding: exact geometry on real captures and rendered looks; no board where there is none."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -158,3 +159,28 @@ def test_continues_names_the_sides_a_part_of_a_board_leaves_out(scale):
 @pytest.mark.parametrize("png", [p for p in CAPTURES if _name(p) not in KNOWN_MISSES], ids=_name)
 def test_continues_sees_no_more_board_around_a_whole_real_board(png):
     assert continues(cv2.imread(str(png)), _truth(png)) == []
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+@pytest.mark.parametrize("part", [0.3, 0.8])
+def test_board_cut_by_the_screenshot_edge_is_its_visible_part(scale, side, part):
+    """A board partly off the screenshot: the grid is the cells that show whole (never a cut cell, never
+    a smaller piece of what shows), or no board."""
+    image, t = render_screen(BOARDS["expert"], "classic", scale, seed=2)
+    px, py = t.pitch_x, t.pitch_y
+    if side == "left":
+        x = int(t.left + (5 + part) * px)
+        cut, want = image[:, x:], Geometry(t.left + 6 * px - x, t.top, px, py, 16, 24)
+    elif side == "right":
+        cut, want = image[:, : int(t.left + (20 + part) * px)], replace(t, cols=20)
+    elif side == "top":
+        y = int(t.top + (4 + part) * py)
+        cut, want = image[y:], Geometry(t.left, t.top + 5 * py - y, px, py, 11, 30)
+    else:
+        cut, want = image[: int(t.top + (10 + part) * py)], replace(t, rows=10)
+    try:
+        found = find_grid(np.ascontiguousarray(cut)).geometry
+    except BoardNotFoundError:
+        return
+    assert_exact(found, want)

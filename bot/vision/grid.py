@@ -530,6 +530,7 @@ def _fit_group(gray: np.ndarray, faces: Boxes) -> GridFit | None:
         board.ay = board.phase(0)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
+    _within_image(board)
     _grow(board, faces)
     _face_pitch(gray, board, faces)
     board.ax = board.refine(1)
@@ -540,6 +541,18 @@ def _fit_group(gray: np.ndarray, faces: Boxes) -> GridFit | None:
     geometry = Geometry(ax.start, ay.start, ax.pitch, ay.pitch, ay.count, ax.count)
     own = _faces_at(faces, ax, ay, ay.count, ax.count)
     return GridFit(geometry, _inset(gray, ax, ay), float(own.mean()))
+
+
+def _within_image(board: _Board) -> None:
+    """Drop the lattice's cells that the image's edge cuts: a board partly off the screenshot is read
+    as the part that shows (a cut cell's faces still link, and would leave no boundary to measure)."""
+    h, w = board.gray.shape
+    for axis, size in ((1, w), (0, h)):
+        a = board.ax if axis == 1 else board.ay
+        first = max(0, math.ceil(-a.start / a.pitch - 1e-6))
+        last = min(a.count, math.floor((size + 1 - a.start) / a.pitch + 1e-6))
+        if last - first != a.count:
+            _set(board, axis, replace(a, start=a.start + first * a.pitch, count=max(last - first, 0)))
 
 
 def _strip_ok(board: _Board, kinds: Boxes, axis: int, index: int) -> bool:
