@@ -341,13 +341,16 @@ def secondary_safety(
         return None
     cells, known = know.cells, know.known
     base = sum(1 for k in know.nbrs[j] if cells[k] == FLAG or known.get(k) is True)
-    free = sum(1 for k in know.nbrs[j] if cells[k] == COVERED and k not in known)
+    unknown = [k for k in know.nbrs[j] if cells[k] == COVERED and k not in known]
+    # likeliest values first (nearest the expected number): a losing cell is cut after fewer values
+    expected = base + sum(probs.prob[k] for k in unknown)
+    values = sorted(range(base, base + len(unknown) + 1), key=lambda v: (abs(v - expected), v))
     weighted = 0.0
     mass = 0.0
     survive = 1.0 - probs.prob[j]
     best_each = 1.0 + progress
     cutoff = beat * (1 - 2e-9) - 1e-12
-    for value in range(base, base + free + 1):
+    for value in values:
         if weighted + (survive - mass) * best_each < cutoff:
             return None
         try:
