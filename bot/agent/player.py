@@ -828,6 +828,7 @@ class Player:
             if sight.board.is_fresh() and clicked:
                 first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once
+                self._park()  # before the wait: a client may draw for the pointer (a hover, a tooltip)
                 self._wait_change(sight.image, timing)
             previous = sight.board
 
