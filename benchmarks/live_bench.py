@@ -104,6 +104,8 @@ class LiveReport:
     win_seconds: list[float] = field(default_factory=list)
     step_ms: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in STEPS})
     statuses: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    """The first-click rule each game was played by (given, the skin's, or observed so far)."""
     client_statuses: list[str] = field(default_factory=list)
     """Each game's end by the client's own account (exact truth), where the harness has a reader."""
     stops: int = 0
@@ -128,6 +130,7 @@ class LiveReport:
         self.clicks_outside += len(outside)
         self.errors.extend(f"game {index}: {text}" for text in outside)
         self.statuses.append(result.status)
+        self.rules.append(result.rule)
         self.client_statuses.append(outcome)
         self.rereads += result.rereads
         self.relocations += result.relocations
@@ -162,6 +165,7 @@ class LiveReport:
             "win_rate": self.wins / self.games if self.games else None,
             "ci95": [lo, hi],
             "statuses": self.statuses,
+            "rules": self.rules,
             "client_statuses": self.client_statuses,
             "stops": self.stops,
             "relocations": self.relocations,

@@ -463,6 +463,23 @@ def test_the_first_click_rule_is_observed():
     assert FirstClickLog().rule(FirstClickRule.NONE) is FirstClickRule.NONE
 
 
+def test_a_client_read_with_no_skin_starts_at_none_and_rises_with_the_evidence():
+    unknown = FirstClickLog()
+    assert unknown.rule(FirstClickRule.NONE, promised=False) is FirstClickRule.NONE
+    rules = []
+    for _ in range(30):  # Expert: a first click misses every mine with chance 0.79 under none
+        unknown.record(16, 30, 99, 8, opened=False, exploded=False)
+        rules.append(unknown.rule(FirstClickRule.NONE, promised=False))
+    n = rules.index(FirstClickRule.SAFE) + 1
+    assert 0.79**n < 0.01 < 0.79 ** (n - 1) and set(rules[n:]) == {FirstClickRule.SAFE}
+    opening = FirstClickLog()
+    for _ in range(3):  # each opens an area with chance ~0.16 under safe: zero after three
+        opening.record(16, 30, 99, 8, opened=True, exploded=False)
+    assert opening.rule(FirstClickRule.NONE, promised=False) is FirstClickRule.ZERO
+    opening.record(16, 30, 99, 8, opened=False, exploded=True)
+    assert opening.rule(FirstClickRule.NONE, promised=False) is FirstClickRule.NONE
+
+
 @pytest.mark.parametrize(("way", "expected"), [("auto", "face"), ("F2", "F2"), ("face", "face")])
 def test_new_games_start_the_way_asked_or_the_first_that_works(way, expected):
     client = sim(rule="zero")

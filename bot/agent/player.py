@@ -728,7 +728,10 @@ class Player:
     def rule(self) -> FirstClickRule:
         """The first-click rule to play by: the one given, else as observed so far."""
         assert self.skin is not None
-        return self.options.rule or self.first_clicks.rule(self.skin.first_click_rule)
+        from bot.vision.read import is_generic
+
+        promised = not is_generic(self.skin)  # read with no skin: nothing is known of the client
+        return self.options.rule or self.first_clicks.rule(self.skin.first_click_rule, promised)
 
     def _note_first_click(self, board: Board, cell: Coord, sight: Sight) -> None:
         """Record what a first click on a fresh board showed (for the observed rule)."""
