@@ -318,9 +318,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the report as JSON")
     parser.add_argument("--save-frames", type=Path, default=None, metavar="DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--verbose", action="store_true", help="log what the bot does (re-reads, recoveries)")
     parser.add_argument("--flags", action="store_true", help="flag certain mines and chord (as play --flags)")
     args = parser.parse_args(argv)
     exit_on_sigterm()
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     report = run(
         args.client,
         args.games,

@@ -284,18 +284,19 @@ class Player:
         except CaptureError as exc:
             LOGGER.info("the screen cannot be grabbed: %s", exc)
             return "gone"
+        size = (self.geometry.rows, self.geometry.cols)
         location = None
         try:
             location = find_board(image, self.skin)
-            g = location.geometry
         except MinebotError as exc:
             LOGGER.info("board not found on the screen: %s", exc)
-            grid = self._grid_only(image)
-            if grid is None:
-                return "gone"
-            g = grid  # a grid where the board was, its cells unreadable: judged by the next reading
-        if (g.rows, g.cols) != (self.geometry.rows, self.geometry.cols):
-            return "gone"  # a partly covered board reads smaller; another board is not this game
+        if location is not None and (location.geometry.rows, location.geometry.cols) == size:
+            g = location.geometry
+        else:  # a grid where the board was, its cells unreadable (or read in part): the next reading judges
+            location, grid = None, self._grid_only(image)
+            if grid is None or (grid.rows, grid.cols) != size:
+                return "gone"  # a partly covered board reads smaller; another board is not this game
+            g = grid
         old = self._image_geometry
         assert old is not None
         if abs(g.left - old.left) <= SAME_PLACE_PIXELS and abs(g.top - old.top) <= SAME_PLACE_PIXELS:
