@@ -31,6 +31,8 @@ in :attr:`Location.notes` and logged at INFO.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import cv2
@@ -637,20 +639,45 @@ def _off_colour(reading: CellReading) -> bool:
     return float(np.median(reading.distance)) > SHIFT_DISTANCE
 
 
-def _shift_geometries(image: np.ndarray, skin: Skin, found: list[Location]) -> list[Geometry]:
-    """Grids to estimate a colour shift on: the board found, else lattices of flat blobs of any colour."""
-    if found:
-        return [found[0].geometry]
+_SCREEN: dict[str, object] = {}
+"""What :func:`one_screen` shares between skins located on one screenshot."""
+
+
+@contextmanager
+def one_screen(image: np.ndarray) -> Iterator[None]:
+    """Within the block, the skin-free work of a colour-shifted locate on ``image`` (its lattices of
+    flat blobs) is done once, however many skins are located on it (``--skin auto``)."""
+    _SCREEN.clear()
+    _SCREEN["image"] = image
+    try:
+        yield
+    finally:
+        _SCREEN.clear()
+
+
+def _flat_lattices(image: np.ndarray) -> tuple[Boxes, list[np.ndarray]]:
+    """Flat blobs of any colour and the largest lattices they form (shared within :func:`one_screen`)."""
+    if _SCREEN.get("image") is image and "flat" in _SCREEN:
+        return _SCREEN["flat"]  # type: ignore[return-value]
     blobs = flat_blobs(image)
     size = np.maximum(blobs.w, blobs.h)
     gaps = np.concatenate(
         [_neighbour_pairs(blobs.cx, blobs.cy, size)[2], _neighbour_pairs(blobs.cy, blobs.cx, size)[2]]
     )
     pitch = _pitch_peak(gaps)
-    if pitch is None:
-        return []
+    result = (blobs, [] if pitch is None else _groups(blobs, pitch)[:SHIFT_GROUPS])
+    if _SCREEN.get("image") is image:
+        _SCREEN["flat"] = result
+    return result
+
+
+def _shift_geometries(image: np.ndarray, skin: Skin, found: list[Location]) -> list[Geometry]:
+    """Grids to estimate a colour shift on: the board found, else lattices of flat blobs of any colour."""
+    if found:
+        return [found[0].geometry]
+    blobs, groups = _flat_lattices(image)
     grids = []
-    for group in _groups(blobs, pitch)[:SHIFT_GROUPS]:
+    for group in groups:
         geometry = _initial_geometry(blobs.take(group), face_kinds(skin), skin)
         if geometry is not None and min(geometry.rows, geometry.cols) >= 2:
             grids.append(geometry)

@@ -28,7 +28,7 @@ from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
 from bot.vision.generic import GENERIC, GenericModel, logic_problem, read_cells
-from bot.vision.locate import Location, face_kinds, locate_board
+from bot.vision.locate import Location, face_kinds, locate_board, one_screen
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
 LOGGER = logging.getLogger(__name__)
@@ -227,6 +227,24 @@ def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: i
     return _finish(image, cells, skin, mines, [], float(cells.confidence.mean()))
 
 
+def _locate_each(
+    image: np.ndarray, skins: list[Skin], found: list[Location], failures: list[str], ruled_out: list[str]
+) -> None:
+    """Locate the board with each skin in turn (skipping skins that cannot read a board already found)."""
+    for candidate in skins:
+        if found and _rules_out(image, found[0], candidate):
+            ruled_out.append(candidate.name)
+            continue
+        try:
+            found.append(locate_board(image, candidate))
+        except BoardNotFoundError as exc:
+            if "boards found" in str(exc):
+                raise
+            failures.append(f"{candidate.name}: {exc}")
+        except MinebotError as exc:
+            failures.append(f"{candidate.name}: {exc}")
+
+
 def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
     """Find the board with one skin, or with each known skin for ``"auto"`` (the best fit wins).
 
@@ -250,18 +268,8 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
     small = np.ascontiguousarray(image[::PRESCORE_STRIDE, ::PRESCORE_STRIDE])
     skins.sort(key=lambda candidate: -_prescore(small, candidate))  # stable: ties keep name order
     ruled_out: list[str] = []
-    for candidate in skins:
-        if found and _rules_out(image, found[0], candidate):
-            ruled_out.append(candidate.name)
-            continue
-        try:
-            found.append(locate_board(image, candidate))
-        except BoardNotFoundError as exc:
-            if "boards found" in str(exc):
-                raise
-            failures.append(f"{candidate.name}: {exc}")
-        except MinebotError as exc:
-            failures.append(f"{candidate.name}: {exc}")
+    with one_screen(image):
+        _locate_each(image, skins, found, failures, ruled_out)
     if not found:
         raise BoardNotFoundError("no board found with any known skin (" + "; ".join(failures) + ")")
     found.sort(key=lambda location: location.score, reverse=True)
