@@ -192,14 +192,20 @@ def settle_digits(
     costs: np.ndarray,
     mine_like: list[bool],
     inks: np.ndarray | None = None,
+    raw: np.ndarray | None = None,
 ) -> Settled:
     """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
-    ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours) on a
-    board whose other cells are read."""
+    ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours, ``raw``
+    their shape distances with no hole counted: when holes overturn the shape's own best, the digits
+    either allows stay open) on a board whose other
+    cells are read."""
     inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
     choices: list[list[int]] = []
     for g, cost in enumerate(costs):
-        by_shape = shape_choices(cost) + ([MINE] if mine_like[g] else [])
+        digits = set(shape_choices(cost))
+        if raw is not None and raw[g].argmin() != cost.argmin():  # holes overturn the shape: both stay open
+            digits |= set(shape_choices(raw[g]))
+        by_shape = sorted(digits) + ([MINE] if mine_like[g] else [])
         if not by_shape:
             return Settled(
                 [], (g, f"is no digit by shape (nearest {int(cost.argmin()) + 1} at {cost.min():.2f})")

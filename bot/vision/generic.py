@@ -166,7 +166,9 @@ class Group:
     colours: bool = False
     """The glyph's ink holds two clearly different colours."""
     costs: np.ndarray | None = None
-    """``(8,)`` shape distance to each digit 1-8 (glyph groups)."""
+    """``(8,)`` shape distance to each digit 1-8, holes counted (glyph groups)."""
+    raw_costs: np.ndarray | None = None
+    """The same without holes: a hole blur closed or opened must not decide alone."""
     ink: np.ndarray | None = None
     """Median colour of the glyph's solid ink (glyph groups)."""
     digit_too: bool = False
@@ -509,11 +511,11 @@ def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
 
 
 def digit_costs(shape: GlyphShape) -> np.ndarray:
-    """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted (a hole a digit cannot have
-    costs ``HOLE_PENALTY``)."""
+    """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted (holes a digit cannot have, at
+    both ink levels, cost ``HOLE_PENALTY``)."""
     distances = digit_distances(shape).copy()
     for n, holes in DIGIT_HOLES.items():
-        if shape.holes not in holes:
+        if shape.holes not in holes and shape.thin_holes not in holes:
             distances[n - 1] += HOLE_PENALTY
     return distances
 
@@ -530,6 +532,7 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
     shape = glyph_shape(ink)
     assert shape is not None
     group.costs = digit_costs(shape)
+    group.raw_costs = digit_distances(shape)
     best = float(group.costs.min())
     group.digit = int(group.costs.argmin()) + 1
     if group.colours:  # no digit: a flag's cloth and pole, or a mine's body and shine
@@ -793,6 +796,7 @@ def _name_digits(
         np.stack([groups[i].costs for i in open_groups]),
         [groups[i].shape == Shape.MINE for i in open_groups],
         np.stack([groups[i].ink for i in open_groups]),
+        np.stack([groups[i].raw_costs for i in open_groups]),
     )
     if settled.problem is not None:
         k, why = settled.problem

@@ -34,6 +34,11 @@ WIDTH_SPREAD = 1.3
 """How much wider or narrower than a reference a glyph of the same shape may be drawn for free (fonts
 come condensed to extended, and clients stretch them to their tiles); only the excess counts."""
 
+THIN_INK = 0.75
+"""A stricter ink level: holes are counted again on these thinner strokes, since blur may close a gap
+(a 5's bowl) at ``MIN_INK`` or open a small loop at this level; a digit is told apart by holes only
+when both counts rule it out."""
+
 MIN_INK = 0.5
 """A pixel with at least this ink (0-1) belongs to the glyph's bounding box."""
 
@@ -200,6 +205,8 @@ class GlyphShape:
     """Bounding box width / height."""
     holes: int
     """Enclosed background regions (0 for 1 2 3 5 7, 1 for 4 6 in most fonts, 2 for 8)."""
+    thin_holes: int = 0
+    """The same on the ink's thinner core (``THIN_INK``)."""
 
 
 def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -231,7 +238,12 @@ def glyph_shape(ink: np.ndarray) -> GlyphShape | None:
     upscale = cut.shape[0] < height or cut.shape[1] < width
     resized = cv2.resize(cut, (width, height), interpolation=cv2.INTER_LINEAR if upscale else cv2.INTER_AREA)
     blurred = cv2.GaussianBlur(resized, (0, 0), SHAPE_BLUR)
-    return GlyphShape(blurred, (right - left) / max(bottom - top, 1), count_holes(cut >= MIN_INK))
+    return GlyphShape(
+        blurred,
+        (right - left) / max(bottom - top, 1),
+        count_holes(cut >= MIN_INK),
+        count_holes(cut >= THIN_INK),
+    )
 
 
 @lru_cache(maxsize=1)
