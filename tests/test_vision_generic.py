@@ -101,6 +101,20 @@ def test_made_up_looks_never_misread():
     assert exact >= 2
 
 
+@pytest.mark.parametrize("look", ["flat", "crossed"])
+def test_a_small_blurred_glyph_is_not_named_by_a_pinhole(look):
+    """At scale 1 a made-up look's 5 blurs into a blob whose pinhole reads as a 6's loop: never a 6."""
+    import styles
+
+    board = styles.fit_board(styles.mid_game(16, 30, 99, 2, lost=False), styles.LOOKS[look])
+    image, _ = styles.screenshot(board, styles.LOOKS[look], scale=1.0)
+    try:
+        reading = read_screen(image, "generic", mines=99)
+    except RecognitionError:
+        return
+    assert reading.board.to_text() == board.to_text()
+
+
 def test_realdata_looks_never_misread():
     import styles
 
