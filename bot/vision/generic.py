@@ -12,8 +12,9 @@ structure alone cannot, and anything still unsure is refused (:class:`Recognitio
    cell, or a revealed 0); others carry a *glyph*, taken as ink against the plain group whose rim
    (bevel, grid line, fill) matches, or against the cell's own background (a red exploded cell).
 4. **Glyph shape.** A cross over the cell is a wrong flag; a four-fold symmetric, square glyph is a
-   mine; a digit is recognised by shape (:mod:`bot.vision.glyphs`); anything else on a covered cell
-   is a flag.
+   mine; a glyph near a digit shape (:mod:`bot.vision.glyphs`) is a digit whose value the whole board
+   settles (:mod:`bot.vision.digits`: the digits its shape allows, narrowed by the counting rules, one
+   colour per digit and the solver's exact count); anything else on a covered cell is a flag.
 5. **Kinds.** Plain groups of one colour are one kind. Kinds carrying digits are revealed, kinds that
    are raised (bevelled light top-left), textured or carry flags are covered; whatever is left is
    settled by the board's logic (a 0 touches no covered cell, a number needs that many covered or
