@@ -161,17 +161,21 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
     sums: dict[int, list[int]] = {}
     nodes = 0
 
+    last = n - 1
+
+    def leaf(total: int, weight: int) -> None:
+        counts[total] = counts.get(total, 0) + weight
+        row = sums.get(total)
+        if row is None:
+            row = sums[total] = [0] * n
+        for g, m in enumerate(assign):
+            if m:
+                row[g] += m * weight
+
     def rec(k: int, total: int, weight: int) -> None:
         nonlocal nodes
-        if k == n:
-            counts[total] = counts.get(total, 0) + weight
-            row = sums.get(total)
-            if row is None:
-                row = sums[total] = [0] * n
-            for g in range(n):
-                m = assign[g]
-                if m:
-                    row[g] += m * weight
+        if k == n:  # (only for a region without groups)
+            leaf(total, weight)
             return
         nodes += 1
         if nodes > budget:
@@ -189,10 +193,23 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
                 lo = t
         if lo > hi:
             return
+        bs = ord_binoms[k]
+        if k == last:  # every value left completes its numbers: record the solutions without recursing
+            for m in range(lo, hi + 1):
+                assign[k] = m
+                t, w = total + m, weight * bs[m]
+                counts[t] = counts.get(t, 0) + w
+                row = sums.get(t)
+                if row is None:
+                    row = sums[t] = [0] * n
+                for g, mg in enumerate(assign):
+                    if mg:
+                        row[g] += mg * w
+            assign[k] = 0
+            return
         for c in cs:
             rem_cap[c] -= s
             rem_need[c] -= lo
-        bs = ord_binoms[k]
         for m in range(lo, hi + 1):
             assign[k] = m
             rec(k + 1, total + m, weight * bs[m])

@@ -195,7 +195,7 @@ def choose_moves(
     pol = find_policy(policy)
     total = board.mines if total_mines is None else total_mines
     check_playable(board)
-    if board.is_fresh() and board[0, 0] == Cell.COVERED:
+    if int(board.cells.min()) > EIGHT and board[0, 0] == Cell.COVERED:  # fresh: nothing revealed yet
         density = (total or 0) / board.cells.size
         move = first_click(board.rows, board.cols, rule, density)
         if board[move.cell] == Cell.COVERED:
