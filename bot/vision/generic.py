@@ -244,7 +244,7 @@ def cut_tiles(crop: Crop) -> tuple[np.ndarray, np.ndarray]:
     interior's mean absolute difference from the blur, at the screen's own resolution)."""
     g = crop.geometry
     tiles = np.ascontiguousarray(sample(crop, TILE))
-    detail = np.abs(crop.pixels - crop.blurred).mean(axis=2)
+    detail = cv2.transform(cv2.absdiff(crop.pixels, crop.blurred), np.full((1, 3), 1 / 3, np.float32))
     map_x, map_y = _maps(crop, TILE)
     inner = cv2.remap(detail, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     texture = inner.reshape(g.rows, TILE, g.cols, TILE)[:, INSET:-INSET, :, INSET:-INSET].mean(axis=(1, 3))
@@ -627,16 +627,19 @@ def crossed_out(groups: list[Group]) -> None:
     plain mine is the cross alone; of the two, on the same ground (an exploded mine's red ground is no
     cross), the crossed one draws it as one stroke."""
     marks = [g for g in groups if g.shape in (Shape.MINE, Shape.MARK)]
-    for g in marks:
-        for other in marks:
+    grounds = [_ground(g, groups) for g in marks]
+    for g, ground in zip(marks, grounds, strict=True):
+        for other, other_ground in zip(marks, grounds, strict=True):
             if other is g:
                 continue
             if g.base is not None and other.base is not None:
                 same_ground = g.kind == other.kind
             else:  # a cross reaching the edge band hides its tile's frame: compare the grounds' colours
-                same_ground = bool(np.abs(_ground(g, groups) - _ground(other, groups)).max() <= KIND_DISTANCE)
+                same_ground = bool(np.abs(ground - other_ground).max() <= KIND_DISTANCE)
+            if not same_ground:
+                continue
             ink = ink_of(g.tile, other.tile)
-            if same_ground and is_cross(ink) and _stroke(g.tile, ink) > _stroke(other.tile, ink):
+            if is_cross(ink) and _stroke(g.tile, ink) > _stroke(other.tile, ink):
                 g.shape, g.why = Shape.CROSS, "another glyph with a cross over it"
                 break
 
