@@ -87,8 +87,8 @@ FLAG_FRAME = 0.5
 """A flag's tile is framed at most this differently from the covered tile it sits on."""
 KNOWN_FILL = 12.0
 """A cell's background candidate this near (0-255, most different channel) a plain kind's fill is it."""
-RIM_SHOWN = 0.1
-"""Share of a glyph cell's rim assumed to show its background (bold digits cover the rest)."""
+RIM_SHOWN = 0.25
+"""Quantile of the rim's colour difference that counts as the frame's: a glyph may cover the rest."""
 FILL_SHOWN = 0.05
 """Least share of a glyph cell's interior showing a plain kind's fill for that fill to be its background
 (when no dominant colour of the cell is one)."""
@@ -358,8 +358,7 @@ def bevel(tile: np.ndarray) -> float:
 def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     """How differently two tiles are framed: the share of their edge bands (grid line, bevel) that
     differ, plus the ``RIM_SHOWN`` quantile of their rims' colour difference / 100. A glyph may cover
-    most of a rim (bold digits fill the cell) and some of an edge band; a bevel against a flat frame
-    differs all round."""
+    much of a rim and some of an edge band; a bevel against a flat frame differs all round."""
     edge_share = float(
         (np.abs(_pixels(a, 0, INSET) - _pixels(b, 0, INSET)).max(axis=1) > FRAME_COLOUR).mean()
     )
