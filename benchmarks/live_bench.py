@@ -76,8 +76,8 @@ class CheckedInput(PyAutoGuiInput):
         self._note(x, y, button)
         super()._click(x, y, button)
 
-    def _guarded_click(self, x, y, action, expect, look):  # type: ignore[no-untyped-def]
-        sent = super()._guarded_click(x, y, action, expect, look)
+    def _guarded_click(self, x, y, action, expect, look, park=None):  # type: ignore[no-untyped-def]
+        sent = super()._guarded_click(x, y, action, expect, look, park)
         if sent and self.holds_screen:  # a held click sends its own events (else through _click)
             self._note(x, y, action)
         return sent

@@ -71,8 +71,8 @@ def main(argv: list[str] | None = None) -> int:
                 self._note(x, y)
                 super()._click(x, y, button)
 
-            def _guarded_click(self, x, y, action, expect, look):  # type: ignore[no-untyped-def]
-                sent = super()._guarded_click(x, y, action, expect, look)
+            def _guarded_click(self, x, y, action, expect, look, park=None):  # type: ignore[no-untyped-def]
+                sent = super()._guarded_click(x, y, action, expect, look, park)
                 if sent and self.holds_screen:  # a held click does not go through _click
                     self._note(x, y)
                 return sent

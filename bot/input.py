@@ -132,13 +132,21 @@ class InputBackend(Resource, ABC):
     unseen (the look is as close to the click as the backend can make it)."""
 
     def guarded_click(
-        self, x: int, y: int, action: str, expect: Sequence[Expect], look: Callable[[Region], np.ndarray]
+        self,
+        x: int,
+        y: int,
+        action: str,
+        expect: Sequence[Expect],
+        look: Callable[[Region], np.ndarray],
+        park: tuple[int, int] | None = None,
     ) -> bool:
         """Click (or chord) at (x, y) only if every ``expect`` region still shows its pixels.
 
         Why: a click is aimed from an earlier look; a window moved or covered since then would take it
         to another cell. ``look`` grabs a screen region (the capture backend) for backends that cannot
-        read the screen themselves. Returns False, sending nothing, when a region changed.
+        read the screen themselves. Returns False, sending nothing, when a region changed. ``park``:
+        where the pointer goes right after the click (off the board: a client may draw something
+        under a resting pointer, such as a tooltip).
 
         Raises:
             InputError: for an unknown action or a point outside the allowed regions (nothing is sent).
@@ -147,10 +155,16 @@ class InputBackend(Resource, ABC):
         if action not in ACTIONS:
             raise InputError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
         x, y = self._check(x, y, action)
-        return self._guarded_click(x, y, action, expect, look)
+        return self._guarded_click(x, y, action, expect, look, park)
 
     def _guarded_click(
-        self, x: int, y: int, action: str, expect: Sequence[Expect], look: Callable[[Region], np.ndarray]
+        self,
+        x: int,
+        y: int,
+        action: str,
+        expect: Sequence[Expect],
+        look: Callable[[Region], np.ndarray],
+        park: tuple[int, int] | None = None,
     ) -> bool:
         """Look, then click: not atomic (see :attr:`holds_screen`)."""
         if not all(_shows(look(e.region), e) for e in expect):
@@ -159,6 +173,8 @@ class InputBackend(Resource, ABC):
             self._chord(x, y)
         else:
             self._click(x, y, action)
+        if park is not None:
+            self._move(*park)
         return True
 
     def press(self, key: str) -> None:
@@ -308,17 +324,23 @@ class PyAutoGuiInput(InputBackend):
         return self._x11 is not None
 
     def _guarded_click(
-        self, x: int, y: int, action: str, expect: Sequence[Expect], look: Callable[[Region], np.ndarray]
+        self,
+        x: int,
+        y: int,
+        action: str,
+        expect: Sequence[Expect],
+        look: Callable[[Region], np.ndarray],
+        park: tuple[int, int] | None = None,
     ) -> bool:
         if not self.holds_screen:
-            return super()._guarded_click(x, y, action, expect, look)
+            return super()._guarded_click(x, y, action, expect, look, park)
         if action != "chord":
             buttons = [action]
         else:
             buttons = ["middle"] if self.chord_style == "middle" else ["left", "right"]
         with self._sending(f"{action} at ({x}, {y}) with the screen held"):
             self._gui.failSafeCheck()
-            return _held_click(self._x11, x, y, buttons, expect)
+            return _held_click(self._x11, x, y, buttons, expect, park)
 
 
 X11_BUTTONS = {"left": 1, "middle": 2, "right": 3}
@@ -345,7 +367,9 @@ def _x11_pixels(x11: Any, region: Region) -> np.ndarray | None:
     return data.reshape(region.height, region.width, 4)[:, :, :3]
 
 
-def _held_click(x11: Any, x: int, y: int, buttons: list[str], expect: Sequence[Expect]) -> bool:
+def _held_click(
+    x11: Any, x: int, y: int, buttons: list[str], expect: Sequence[Expect], park: tuple[int, int] | None
+) -> bool:
     """Grab the X server, check every expected region, send the click through XTest, let go.
 
     While the server is grabbed no other client's request is carried out, so no window can move
@@ -366,6 +390,8 @@ def _held_click(x11: Any, x: int, y: int, buttons: list[str], expect: Sequence[E
                 fake(display, X.ButtonPress, X11_BUTTONS[button])
             for button in reversed(buttons):
                 fake(display, X.ButtonRelease, X11_BUTTONS[button])
+            if park is not None:  # sent with the click: the client sees the pointer leave at once
+                fake(display, X.MotionNotify, x=park[0], y=park[1])
             display.sync()
             return True
         finally:

@@ -18,6 +18,7 @@ from bot.agent import (
     same_game,
     unsettled_zero,
 )
+from bot.agent.checks import unexplained_change
 from bot.agent.ending import judge_end
 from bot.board import Board, Cell
 from bot.capture import CaptureBackend
@@ -405,6 +406,20 @@ def test_a_won_screen_the_skin_cannot_read_is_a_win(skin, tmp_path):
         assert result.ended_by == "face (some cells unreadable)" and result.skin == "classic"
     else:
         assert result.skin == "classic + no skin"
+
+
+def test_a_number_no_click_could_have_opened_is_a_misread():
+    before = Board.from_text("1....\n.....\n.....")
+    reach = np.zeros((3, 5), dtype=bool)
+    reach[0, 4] = True  # clicked (0, 4): an area opened around it
+    opened = Board.from_text("1..10\n...10\n...21")
+    assert unexplained_change(before, opened, reach) is None
+    overlay = Board.from_text("1..10\n...10\n7..21")  # a '7' far from any click or 0
+    assert unexplained_change(before, overlay, reach) == (2, 0)
+    flagged = Board.from_text("1.F..\n.....\n.....")
+    assert unexplained_change(before, flagged, reach) == (0, 2)
+    reach[0, 2] = True
+    assert unexplained_change(before, flagged, reach) is None
 
 
 def test_same_game_compares_every_revealed_cell():

@@ -32,19 +32,41 @@ def check_progress(before: Board, after: Board, clicked: Iterable[Coord] = ()) -
     return None
 
 
+def near(mask: np.ndarray) -> np.ndarray:
+    """Every cell of ``mask`` and its neighbours (a 3x3 dilation)."""
+    padded = np.pad(mask, 1)
+    rows, cols = mask.shape
+    out = np.zeros(mask.shape, dtype=bool)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            out |= padded[dr : dr + rows, dc : dc + cols]
+    return out
+
+
+def unexplained_change(before: Board, after: Board, reach: np.ndarray) -> Coord | None:
+    """The first cell that changed from covered since ``before`` where no click explains it, or None.
+
+    A client opens a cell only where it was clicked (or chorded around: ``reach`` holds every cell
+    the game's clicks could have opened or flagged) or next to a revealed 0 (its area opens), and
+    flags only where it was right-clicked. A number anywhere else is a misread: something drawn over
+    the board (a tooltip, another window) read as a digit.
+    """
+    changed = (before.cells == Cell.COVERED) & (after.cells != Cell.COVERED)
+    explained = reach | (after.revealed_mask() & near(after.cells == Cell.ZERO))
+    bad = changed & ~explained
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        return (int(r), int(c))
+    return None
+
+
 def unsettled_zero(board: Board) -> Coord | None:
     """A revealed 0 next to a covered cell, or None.
 
     Every client opens all neighbours of a 0 at once, so such a reading means the client had not
     finished drawing (or a pressed cell looked like a 0): read again, never act on it.
     """
-    covered = np.pad(board.covered_mask(), 1)
-    rows, cols = board.shape
-    near_covered = np.zeros(board.shape, dtype=bool)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            near_covered |= covered[dr : dr + rows, dc : dc + cols]
-    bad = (board.cells == Cell.ZERO) & near_covered
+    bad = (board.cells == Cell.ZERO) & near(board.covered_mask())
     if bad.any():
         r, c = np.argwhere(bad)[0]
         return (int(r), int(c))

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.agent.checks import check_progress, flag_the_rest, same_game, unsettled_zero
+from bot.agent.checks import check_progress, flag_the_rest, same_game, unexplained_change, unsettled_zero
 from bot.agent.ending import judge_end
 from bot.agent.firstclick import FirstClickLog
 from bot.agent.learning import learn_unseen, save_learned
@@ -194,6 +194,8 @@ class Player:
         self._last_board: Board | None = None
         self._generic = None
         """The skinless reader's stand-in skin for this game, once the game's skin could not read it."""
+        self._reach: np.ndarray | None = None
+        """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
         self._fell_back = False
         self._started = clock()
 
@@ -438,13 +440,16 @@ class Player:
         board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
         return Sight(board, status, image, f"{how} (some cells unreadable)")
 
-    def _park(self) -> None:
-        """Move the pointer off the board (a cursor over a cell corrupts its pixels)."""
+    def _park_point(self) -> tuple[int, int]:
+        """A point off the board and its window ring, beside it (a cursor over a cell corrupts its pixels)."""
         region = self._watch_region()
         screen = self._screen or self.capture.screen_region()
         x = region.right + 12 if region.right + 12 < screen.right - 2 else region.left - 12
-        y = region.top + region.height // 2
-        self.mouse.move(max(screen.left + 2, x), y)
+        return max(screen.left + 2, x), region.top + region.height // 2
+
+    def _park(self) -> None:
+        """Move the pointer off the board."""
+        self.mouse.move(*self._park_point())
 
     def _save(self, image: np.ndarray, name: str) -> Path:
         import cv2
@@ -640,6 +645,14 @@ class Player:
                         f"cell {cell} read as {board[cell].char!r} but was {previous[cell].char!r} before "
                         "(a revealed cell never changes)"
                     )
+                reach = self._reach
+                if not self.options.dry_run and reach is not None and reach.shape == board.shape:
+                    cell = unexplained_change(previous, board, reach)
+                    if cell is not None:
+                        return (
+                            f"cell {cell} read as {board[cell].char!r} where no click could have opened it "
+                            "(something drawn over the board?)"
+                        )
         return ""
 
     # -- acting -----------------------------------------------------------------------------------
@@ -660,7 +673,7 @@ class Player:
             self.sleep(self.options.delay)
         action = {Action.OPEN: "left", Action.FLAG: "right"}.get(move.action, "chord")
         expect = [Expect(part, self._pixels_of(image, part)) for part in self._guard_parts(move.cell, ring)]
-        return self.mouse.guarded_click(x, y, action, expect, self._look)
+        return self.mouse.guarded_click(x, y, action, expect, self._look, self._park_point())
 
     def _guard_parts(self, cell: Coord, ring: bool) -> list[Region]:
         """Screen regions a click on ``cell`` needs unchanged: the cell, and the ring's top and left
@@ -777,6 +790,8 @@ class Player:
         return result
 
     def _play(self, result: GameResult) -> None:
+        assert self.geometry is not None
+        self._reach = np.zeros((self.geometry.rows, self.geometry.cols), dtype=bool)
         previous: Board | None = None
         opened_safe: set[Coord] = set()
         clicked: list[Coord] = []
@@ -822,6 +837,10 @@ class Player:
                 if n == 0 and check_ring:
                     ring_failures = 0
                 clicked.append(move.cell)
+                self._reach[move.cell] = True
+                if move.action is Action.CHORD:
+                    for cell in sight.board.neighbours(move.cell):
+                        self._reach[cell] = True
                 result.clicks += 1
                 result.moves += 1
                 if move.action is Action.OPEN and move.probability > 0:
