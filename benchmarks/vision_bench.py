@@ -15,6 +15,10 @@ night-light tint (``harness/colour.py``: blue x0.6, green x0.85, gamma 1.25), wi
 ``auto``, and counts frames read exactly, refused and read wrong (must be none); also rendered classic
 screens of every stage through the same tint; with the time each read took.
 
+``--real`` instead reads every real capture in ``tests/data/real`` (any client) with ``auto``, which
+falls back to the skinless reader when no template skin reads the board exactly and whole: frames read
+exactly with a skin, exactly with no skin, refused, and wrong (must be none), with CPU time per frame.
+
 ``--calibrated`` instead calibrates a skin from ONE screenshot of each look in ``tests/styles.py`` (a
 game not yet lost, so no mines; the truth answers calibration's questions) at scales 1-2, then reads
 five boards of states it knows and five lost boards (mines it never saw) with ``read_screen``: the
@@ -298,6 +302,41 @@ def calibrated() -> bool:
     return good
 
 
+def real_auto() -> bool:
+    """Every real capture (tests/data/real, any client) through ``read_screen(image, "auto")``: frames
+    read exactly (by a template skin, or with no skin after the fallback), refused, and read wrong."""
+    from collections import Counter
+
+    counts: dict[str, Counter[str]] = {}
+    wrong_any = False
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPU(s)")
+    for png in sorted(REAL.glob("**/*.png")):
+        if not png.with_suffix(".txt").is_file():
+            continue
+        truth = Board.from_text(png.with_suffix(".txt").read_text())
+        group = str(png.parent.relative_to(REAL))
+        outcome = counts.setdefault(group, Counter())
+        start = time.process_time()
+        try:
+            reading = read_screen(cv2.imread(str(png)), "auto")
+            good = np.array_equal(reading.board.cells, truth.cells)
+            outcome[("skin" if reading.skin.cells else "generic") if good else "wrong"] += 1
+            wrong_any |= not good
+            if not good:
+                print(f"  WRONG {group}/{png.stem} ({reading.skin.name})")
+        except MinebotError as exc:
+            outcome["refused"] += 1
+            print(f"  refused {group}/{png.stem}: {str(exc)[:140]}")
+        outcome["ms"] += round(1000 * (time.process_time() - start))
+    print("| captures | frames | exact with a skin | exact, no skin | refused | wrong | CPU ms per frame |")
+    print("|---|---|---|---|---|---|---|")
+    for group, c in counts.items():
+        n = c["skin"] + c["generic"] + c["refused"] + c["wrong"]
+        cells = f"{c['skin']} | {c['generic']} | {c['refused']} | {c['wrong']}"
+        print(f"| {group} | {n} | {cells} | {c['ms'] / n:.0f} |")
+    return not wrong_any
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="beginner only, PNG only")
@@ -313,7 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tint", action="store_true", help="instead: real captures and classic screens through a night light"
     )
+    parser.add_argument(
+        "--real", action="store_true", help="instead: every real capture read with auto (fallback included)"
+    )
     args = parser.parse_args(argv)
+    if args.real:
+        return 0 if real_auto() else 1
     if args.tint:
         return 0 if tint() else 1
     levels = ("beginner",) if args.quick else ("beginner", "intermediate", "expert")

@@ -44,6 +44,9 @@ ANCHOR_SEEDS = 64
 ANCHOR_RESIDUAL = 16.0
 """Most RMS error (0-255) left after fitting the commonest look to its best template."""
 
+MAX_PAIRS = 8192
+"""Most pixel pairs one fit uses: a whole board read surely pairs ~10^5, which only costs time."""
+
 ROUNDS = 4
 """Most refits from the cells read surely."""
 
@@ -110,7 +113,11 @@ def _fit_channel(screen: np.ndarray, skin: np.ndarray) -> tuple[float, float] | 
 
 
 def fit_shift(screen: np.ndarray, skin: np.ndarray) -> ColourShift | None:
-    """The shift mapping ``screen`` colours to ``skin`` colours (paired ``(n, 3)`` arrays), if plausible."""
+    """The shift mapping ``screen`` colours to ``skin`` colours (paired ``(n, 3)`` arrays), if plausible.
+    At most :data:`MAX_PAIRS` pairs are used, evenly spread (six numbers need no more)."""
+    step = -(-len(screen) // MAX_PAIRS)
+    if step > 1:
+        screen, skin = screen[::step], skin[::step]
     fits = [_fit_channel(screen[:, c].astype(np.float64), skin[:, c].astype(np.float64)) for c in range(3)]
     if any(f is None for f in fits):
         return None
