@@ -366,7 +366,6 @@ def _real_sets() -> list:
     from benchmarks.calibration_real import sets
 
     grid_misses = {  # sets --yes cannot label yet (see docs/benchmarks.md, Calibration)
-        "jsminesweeper/t32_z175": "the page's hover label covers cells of row 13: refused",
         "xbomb": "glyphs overflow into the cell below: lost + opening fall into ~68 looks",
     }
     out = []
