@@ -196,8 +196,8 @@ def settle_digits(
 ) -> Settled:
     """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
     ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours, ``raw``
-    their shape distances with no hole counted: when holes overturn the shape's own best, the digits
-    either allows stay open) on a board whose other
+    their shape distances counting only missing holes: when a hole the glyph shows overturns the
+    shape's own best, the digits either allows stay open) on a board whose other
     cells are read."""
     inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
     choices: list[list[int]] = []

@@ -169,7 +169,7 @@ class Group:
     costs: np.ndarray | None = None
     """``(8,)`` shape distance to each digit 1-8, holes counted (glyph groups)."""
     raw_costs: np.ndarray | None = None
-    """The same without holes: a hole blur closed or opened must not decide alone."""
+    """The same counting only missing holes: a pinhole blur closed must not decide alone."""
     ink: np.ndarray | None = None
     """Median colour of the glyph's solid ink (glyph groups)."""
     digit_too: bool = False
@@ -510,12 +510,16 @@ def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
     return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= turn
 
 
-def digit_costs(shape: GlyphShape) -> np.ndarray:
-    """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted (holes a digit cannot have, at
-    both ink levels, cost ``HOLE_PENALTY``)."""
+def digit_costs(shape: GlyphShape, extra_holes: bool = True) -> np.ndarray:
+    """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted: ``HOLE_PENALTY`` for a digit
+    whose holes the glyph cannot have at either ink level (``extra_holes`` False: only for a digit
+    needing more holes than the glyph shows; blur closes gaps into pinholes far more often than it
+    opens a loop)."""
     distances = digit_distances(shape).copy()
     for n, holes in DIGIT_HOLES.items():
-        if shape.holes not in holes and shape.thin_holes not in holes:
+        if shape.holes in holes or shape.thin_holes in holes:
+            continue
+        if extra_holes or max(shape.holes, shape.thin_holes) < min(holes):
             distances[n - 1] += HOLE_PENALTY
     return distances
 
@@ -532,7 +536,7 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
     shape = glyph_shape(ink)
     assert shape is not None
     group.costs = digit_costs(shape)
-    group.raw_costs = digit_distances(shape)
+    group.raw_costs = digit_costs(shape, extra_holes=False)
     best = float(group.costs.min())
     group.digit = int(group.costs.argmin()) + 1
     if group.colours:  # no digit: a flag's cloth and pole, or a mine's body and shine
