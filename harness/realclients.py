@@ -311,16 +311,29 @@ def xdotool(display: VirtualDisplay | str, *args: str) -> str:
     return result.stdout
 
 
+def park_point(display: VirtualDisplay | str) -> tuple[int, int]:
+    """Near the bottom-right corner of the display's own screen (:data:`POINTER_PARK` on the standard
+    size): on a larger screen the standard point can lie over the board (JSMinesweeper labels a cell)."""
+    if isinstance(display, VirtualDisplay):
+        return display.width - 5, display.height - 5
+    try:
+        width, height = map(int, xdotool(display, "getdisplaygeometry").split())
+    except (MinebotError, ValueError):
+        return POINTER_PARK
+    return width - 5, height - 5
+
+
 def click(display: VirtualDisplay | str, x: int, y: int, button: int = 1) -> None:
     """Click at screen pixel (x, y) with ``button`` (1 left, 2 middle, 3 right), then park the pointer."""
     if button not in (1, 2, 3):
         raise ValueError(f"mouse button must be 1, 2 or 3, got {button!r}")
-    xdotool(display, "mousemove", str(x), str(y), "click", str(button), "mousemove", *map(str, POINTER_PARK))
+    park = map(str, park_point(display))
+    xdotool(display, "mousemove", str(x), str(y), "click", str(button), "mousemove", *park)
 
 
 def move_pointer_away(display: VirtualDisplay | str) -> None:
     """Park the pointer in the bottom-right corner, so it neither highlights nor covers a cell."""
-    xdotool(display, "mousemove", *map(str, POINTER_PARK))
+    xdotool(display, "mousemove", *map(str, park_point(display)))
 
 
 def find_windows(display: VirtualDisplay | str, *search: str) -> list[tuple[int, Region]]:
