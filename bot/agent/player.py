@@ -303,8 +303,8 @@ class Player:
         assert old is not None
         if abs(g.left - old.left) <= SAME_PLACE_PIXELS and abs(g.top - old.top) <= SAME_PLACE_PIXELS:
             return "same"  # what it shows there is judged by the next reading
-        if location is None and not (is_generic(self.skin) or self._fell_back):
-            return "gone"  # a skin's cells are cut where its own locating puts them, not the grid's
+        if location is None and not is_generic(self.skin) and self._fallback_skin() is None:
+            return "gone"  # a named skin's cells are cut where its own locating puts them, not the grid's
         if previous is not None and location is not None:
             cell = same_game(previous, location.reading.states, ~location.reading.uncertain_mask())
             if cell is not None:
