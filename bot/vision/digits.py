@@ -36,7 +36,7 @@ import numpy as np
 from bot.board import Board, Cell
 from bot.errors import ContradictionError, GameOverError
 from bot.solver.engine import count_region, split_regions
-from bot.solver.rules import Knowledge
+from bot.solver.rules import Knowledge, count_around
 
 DIGIT_LOOSE = 0.30
 """A glyph farther than this from every digit shape is no digit (digits of every named client and
@@ -76,22 +76,11 @@ def shape_choices(costs: np.ndarray) -> list[int]:
     return [int(d) + 1 for d in np.flatnonzero(costs <= reach)]
 
 
-def _around(mask: np.ndarray) -> np.ndarray:
-    """For every cell, how many of its 8 neighbours are set in ``mask``."""
-    rows, cols = mask.shape
-    padded = np.pad(mask.astype(np.int16), 1)
-    total = -mask.astype(np.int16)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            total = total + padded[dr : dr + rows, dc : dc + cols]
-    return total
-
-
 def count_bounds(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell: the least number it may show (shown mines around) and the most (plus its covered,
     flagged and maybe-mine neighbours)."""
-    shown = _around(np.isin(cells, (Cell.MINE, Cell.EXPLODED)))
-    return shown, shown + _around(np.isin(cells, (Cell.COVERED, Cell.FLAG, MINE_OR_UNREAD)))
+    shown = count_around(np.isin(cells, (Cell.MINE, Cell.EXPLODED)))
+    return shown, shown + count_around(np.isin(cells, (Cell.COVERED, Cell.FLAG, MINE_OR_UNREAD)))
 
 
 def frontier_problem(cells: np.ndarray) -> tuple[int, int] | None:
@@ -125,8 +114,8 @@ def _write(flat: np.ndarray, members: list[np.ndarray], choices: list[list[int]]
 def _exact_bounds(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bounds on a lost board that shows every mine: a number is its shown mines and flags around (a
     wrong flag shows crossed), plus at most its neighbours still open between a number and a mine."""
-    low = _around(np.isin(cells, (Cell.MINE, Cell.EXPLODED, Cell.FLAG)))
-    return low, low + _around(cells == MINE_OR_UNREAD)
+    low = count_around(np.isin(cells, (Cell.MINE, Cell.EXPLODED, Cell.FLAG)))
+    return low, low + count_around(cells == MINE_OR_UNREAD)
 
 
 def shows_every_mine(cells: np.ndarray) -> bool:
@@ -138,7 +127,7 @@ def shows_every_mine(cells: np.ndarray) -> bool:
     if not np.isin(board, (Cell.MINE, Cell.EXPLODED)).any():
         return False
     low, _ = _exact_bounds(board)
-    settled = (board >= 1) & (board <= Cell.EIGHT) & (_around(board == UNREAD) == 0)
+    settled = (board >= 1) & (board <= Cell.EIGHT) & (count_around(board == UNREAD) == 0)
     return bool(settled.any() and (board[settled] == low[settled]).all())
 
 
@@ -166,7 +155,7 @@ def _narrow(
         _write(flat, members, choices)
         bounds = _exact_bounds if exact else count_bounds
         low, high = (a.ravel() for a in bounds(flat.reshape(shape)))
-        by_zero = _around(flat.reshape(shape) == Cell.ZERO).ravel() > 0
+        by_zero = count_around(flat.reshape(shape) == Cell.ZERO).ravel() > 0
         for g, cells_of in enumerate(members):
             kept = [
                 d

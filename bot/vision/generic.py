@@ -49,6 +49,7 @@ import numpy as np
 from bot.board import Board, Cell
 from bot.errors import RecognitionError
 from bot.geometry import Geometry
+from bot.solver.rules import count_around
 from bot.vision.classify import CellReading
 from bot.vision.digits import DIGIT_LOOSE, count_bounds, frontier_problem, settle_digits
 from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape
@@ -745,17 +746,6 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None]) -> None:
         states[lone[0][0]] = Cell.EXPLODED
 
 
-def _around(mask: np.ndarray) -> np.ndarray:
-    """For every cell, how many of its 8 neighbours are set in ``mask``."""
-    rows, cols = mask.shape
-    padded = np.pad(mask.astype(np.int16), 1)
-    total = -mask.astype(np.int16)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            total = total + padded[dr : dr + rows, dc : dc + cols]
-    return total
-
-
 def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) whose reading no Minesweeper position allows, and why: a number
     below its shown mines or above those plus its covered and flagged neighbours, a 0 by a covered cell."""
@@ -764,7 +754,7 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
     low, high = count_bounds(cells)
     over = numbers & (cells > high)
     under = numbers & (cells < low)
-    lonely = (cells == Cell.ZERO) & (_around(cells == Cell.COVERED) > 0)
+    lonely = (cells == Cell.ZERO) & (count_around(cells == Cell.COVERED) > 0)
     bad = np.flatnonzero((over | under | lonely).ravel())
     if not len(bad):
         return None
