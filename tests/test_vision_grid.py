@@ -184,3 +184,15 @@ def test_board_cut_by_the_screenshot_edge_is_its_visible_part(scale, side, part)
     except BoardNotFoundError:
         return
     assert_exact(found, want)
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_lost_dark_board_is_found_whole(seed):
+    """A lost board, mostly opened, in a dark look at 1.25x: a column of mines and opened cells shows
+    weak lines and few faces, and the board's faces fall into two groups; the board is found whole,
+    never cut short at that column (was 16x22 and 16x28 of 16x30)."""
+    from styles import fit_board
+
+    look = LOOKS["dark"]
+    image, truth = screenshot(fit_board(mid_game(16, 30, 99, seed, lost=True), look), look, 1.25)
+    assert_exact(find_grid(image).geometry, truth)

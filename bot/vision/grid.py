@@ -547,22 +547,41 @@ def _within_image(board: _Board) -> None:
     """Drop the lattice's cells that the image's edge cuts: a board partly off the screenshot is read
     as the part that shows (a cut cell's faces still link, and would leave no boundary to measure)."""
     h, w = board.gray.shape
-    for axis, size in ((1, w), (0, h)):
-        a = board.ax if axis == 1 else board.ay
-        first = max(0, math.ceil(-a.start / a.pitch - 1e-6))
-        last = min(a.count, math.floor((size + 1 - a.start) / a.pitch + 1e-6))
-        if last - first != a.count:
-            _set(board, axis, replace(a, start=a.start + first * a.pitch, count=max(last - first, 0)))
+    board.ax, board.ay = _axis_within(board.ax, w), _axis_within(board.ay, h)
+
+
+def _axis_within(a: _Axis, size: int) -> _Axis:
+    """The axis less its cells that fall (partly) outside ``0..size`` (half a pixel of slack)."""
+    first = max(0, math.ceil(-a.start / a.pitch - 1e-6))
+    last = min(a.count, math.floor((size + 1 - a.start) / a.pitch + 1e-6))
+    if last - first == a.count:
+        return a
+    return replace(a, start=a.start + first * a.pitch, count=max(last - first, 0))
+
+
+def _within(geometry: Geometry, width: int, height: int) -> Geometry:
+    """The grid less its rows and columns that the image's edge cuts."""
+    ax = _axis_within(_Axis(geometry.left, geometry.pitch_x, geometry.cols), width)
+    ay = _axis_within(_Axis(geometry.top, geometry.pitch_y, geometry.rows), height)
+    return replace(geometry, left=ax.start, top=ay.start, cols=ax.count, rows=ay.count)
+
+
+def _strip_lines(board: _Board, axis: int, index: int) -> tuple[float, float] | None:
+    """Share of a strip's inner boundaries with a grid line across them, and their contrast (how much
+    stronger its steps are on the lattice than off it); None for a strip the image's edge cuts."""
+    strength, contrast = board.cross_boundaries(axis, index)
+    if len(strength) == 0:
+        return None
+    return float((strength >= max(LINE_SHARE * board.typical[axis], 4.0)).mean()), contrast
 
 
 def _strip_ok(board: _Board, kinds: Boxes, axis: int, index: int) -> bool:
     """Whether lattice row (axis 0) or column (axis 1) ``index`` shows the board's structure: faces
     of the board's sizes in enough of its cells, or enough boundaries across it."""
-    strength, contrast = board.cross_boundaries(axis, index)
-    if len(strength) == 0:
+    found = _strip_lines(board, axis, index)
+    if found is None:
         return False
-    typical = board.typical[axis]
-    lines = float((strength >= max(LINE_SHARE * typical, 4.0)).mean())
+    lines, contrast = found
     if lines >= STRIP_SHARE and contrast >= LATTICE_CONTRAST:
         return True
     ax, ay = board.ax, board.ay
@@ -587,12 +606,25 @@ def _grow(board: _Board, faces: Boxes) -> None:
             elif a.count > MIN_SIDE and not _strip_ok(board, faces, axis, a.count - 1):
                 _set(board, axis, replace(a, count=a.count - 1))
                 changed = True
-            elif _strip_ok(board, faces, axis, -1):
-                _set(board, axis, replace(a, start=a.start - a.pitch, count=a.count + 1))
+            elif before := _reach(board, faces, axis, True):
+                _set(board, axis, replace(a, start=a.start - before * a.pitch, count=a.count + before))
                 changed = True
-            elif _strip_ok(board, faces, axis, a.count):
-                _set(board, axis, replace(a, count=a.count + 1))
+            elif after := _reach(board, faces, axis, False):
+                _set(board, axis, replace(a, count=a.count + after))
                 changed = True
+
+
+def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
+    """Strips to add on one side of the board: 1 when the next shows the board's structure; 2 when it
+    shows grid lines across it but too weakly (glyphs and mines between them, few faces) and the one
+    after it shows the structure (a board has no holes); else 0. A frame or a gap shows no lines."""
+    count = (board.ay if axis == 0 else board.ax).count
+    near, far = (-1, -2) if before else (count, count + 1)
+    if _strip_ok(board, faces, axis, near):
+        return 1
+    found = _strip_lines(board, axis, near)
+    lined = found is not None and found[0] >= STRIP_SHARE
+    return 2 if lined and _strip_ok(board, faces, axis, far) else 0
 
 
 def _typical_line(board: _Board, axis: int) -> float:
@@ -650,11 +682,48 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
         if any(f.geometry.region().contains(cx, cy) for f in fits):
             continue  # faces of a board already found (opened cells of another size)
         fit = _fit_crop(gray, faces.take(group))
-        if fit is None or any(_overlap(fit.geometry, f.geometry) for f in fits):
+        if fit is None:
             continue
-        fits.append(fit)
+        overlapping = [i for i, f in enumerate(fits) if _overlap(fit.geometry, f.geometry)]
+        if len(overlapping) == 1 and _same_lattice(fits[overlapping[0]].geometry, fit.geometry):
+            union = _union(fits[overlapping[0]], fit)  # two parts of one board
+            h, w = gray.shape
+            fits[overlapping[0]] = replace(union, geometry=_within(union.geometry, w, h))
+        elif not overlapping:
+            fits.append(fit)
     fits.sort(key=lambda f: f.score * f.cells, reverse=True)
     return fits
+
+
+def _same_lattice(a: Geometry, b: Geometry) -> bool:
+    """Whether two grids' cells repeat at one pitch and phase (to a fifth of a cell over the two)."""
+    span = max(a.cols, b.cols, a.rows, b.rows)
+    for start_a, start_b, pa, pb in (
+        (a.left, b.left, a.pitch_x, b.pitch_x),
+        (a.top, b.top, a.pitch_y, b.pitch_y),
+    ):
+        cells = (start_b - start_a) / pa
+        if abs(pa - pb) * span > 0.5 or abs(cells - round(cells)) > 0.2:
+            return False
+    return True
+
+
+def _union(a: GridFit, b: GridFit) -> GridFit:
+    """One board spanning two grids on one lattice (two face groups of a board found apart)."""
+    ga, gb = a.geometry, b.geometry
+    cols_before = max(0, round((ga.left - gb.left) / ga.pitch_x))
+    rows_before = max(0, round((ga.top - gb.top) / ga.pitch_y))
+    cols_after = max(0, round((gb.left + gb.cols * ga.pitch_x - ga.left - ga.cols * ga.pitch_x) / ga.pitch_x))
+    rows_after = max(0, round((gb.top + gb.rows * ga.pitch_y - ga.top - ga.rows * ga.pitch_y) / ga.pitch_y))
+    geometry = replace(
+        ga,
+        left=ga.left - cols_before * ga.pitch_x,
+        top=ga.top - rows_before * ga.pitch_y,
+        rows=ga.rows + rows_before + rows_after,
+        cols=ga.cols + cols_before + cols_after,
+    )
+    score = (a.score * a.cells + b.score * b.cells) / (a.cells + b.cells)
+    return GridFit(geometry, a.inset, score)
 
 
 def _overlap(a: Geometry, b: Geometry) -> bool:
@@ -706,12 +775,13 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     """The sides (``top``, ``bottom``, ``left``, ``right``) of a board found some other way (a skin's
     templates) beyond which its lattice goes on: the strip of cells just outside shows the board's
     structure by the rule :func:`find_grids` grows a board by (faces of the board's sizes, or grid
-    lines across it). A reading of such a board is of part of it. Cheap: looks only next to the board.
+    lines across it, in the next strip or the one after it). A reading of such a board is of part of
+    it. Cheap: looks only next to the board.
     """
     height, width = image.shape[:2]
     px, py = geometry.pitch_x, geometry.pitch_y
     region = geometry.region()
-    mx, my = px + 3, py + 3  # the strip beyond each side and the line after it
+    mx, my = 2 * px + 3, 2 * py + 3  # two strips beyond each side and the line after them
     x0, y0 = max(0, int(region.left - mx)), max(0, int(region.top - my))
     x1, y1 = min(width, int(math.ceil(region.right + mx))), min(height, int(math.ceil(region.bottom + my)))
     gray = np.ascontiguousarray(grey(image[y0:y1, x0:x1]))
@@ -724,5 +794,5 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
     like = _sized_like(faces, inside)
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
-    sides = (("top", 0, -1), ("bottom", 0, ay.count), ("left", 1, -1), ("right", 1, ax.count))
-    return [name for name, axis, index in sides if _strip_ok(board, like, axis, index)]
+    sides = (("top", 0, True), ("bottom", 0, False), ("left", 1, True), ("right", 1, False))
+    return [name for name, axis, before in sides if _reach(board, like, axis, before)]
