@@ -422,6 +422,29 @@ def test_a_number_no_click_could_have_opened_is_a_misread():
     assert unexplained_change(before, flagged, reach) is None
 
 
+def test_a_moved_board_is_followed_by_its_last_look():
+    """When neither a skin nor the grid finds the board again, its last trusted look does: the same
+    revealed cells, exactly, somewhere else on the screen."""
+    from bot.agent.results import MoveTiming
+
+    client = sim("beginner", seed=2, rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    x, y = player.geometry.cell_center((4, 4))
+    client.input.click(x, y)
+    sight, _ = player.sight(None, MoveTiming(), FirstClickRule.ZERO)
+    assert sight.board.revealed_mask().any()
+    player._view, player._last_seen = player._inner(sight.image), sight.board
+    before = player._image_geometry
+    left, top = client.geometry.left, client.geometry.top
+    client.move_window((37, 21))
+    moved = player._follow(player._screen_image()[1])
+    shift = (client.geometry.left - left, client.geometry.top - top)
+    assert (moved.left - before.left, moved.top - before.top) == shift != (0, 0)
+    client.new_game()  # another board where this one was: its revealed cells are not there
+    assert player._follow(player._screen_image()[1]) is None
+
+
 def test_same_game_compares_every_revealed_cell():
     before = Board.from_text("12.\n...")
     sure = np.ones((2, 3), dtype=bool)

@@ -194,6 +194,9 @@ class Player:
         self._last_board: Board | None = None
         self._generic = None
         """The skinless reader's stand-in skin for this game, once the game's skin could not read it."""
+        self._last_seen: Board | None = None
+        self._view: np.ndarray | None = None
+        """The board (and face) as the last trusted reading saw it: what a moved window shows elsewhere."""
         self._reach: np.ndarray | None = None
         """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
         self._fell_back = False
@@ -287,7 +290,7 @@ class Player:
             LOGGER.info("the screen cannot be grabbed: %s", exc)
             return "gone"
         size = (self.geometry.rows, self.geometry.cols)
-        location = None
+        location, by_grid = None, False
         try:
             location = find_board(image, self.skin)
         except MinebotError as exc:
@@ -295,7 +298,9 @@ class Player:
         if location is not None and (location.geometry.rows, location.geometry.cols) == size:
             g = location.geometry
         else:  # a grid where the board was, its cells unreadable (or read in part): the next reading judges
-            location, grid = None, self._grid_only(image)
+            location, grid, by_grid = None, self._grid_only(image), True
+            if grid is None or (grid.rows, grid.cols) != size:
+                grid, by_grid = self._follow(image), False  # the grid read in part: no lines in an open area
             if grid is None or (grid.rows, grid.cols) != size:
                 return "gone"  # a partly covered board reads smaller; another board is not this game
             g = grid
@@ -303,7 +308,7 @@ class Player:
         assert old is not None
         if abs(g.left - old.left) <= SAME_PLACE_PIXELS and abs(g.top - old.top) <= SAME_PLACE_PIXELS:
             return "same"  # what it shows there is judged by the next reading
-        if location is None and not is_generic(self.skin) and self._fallback_skin() is None:
+        if by_grid and not is_generic(self.skin) and self._fallback_skin() is None:
             return "gone"  # a named skin's cells are cut where its own locating puts them, not the grid's
         if previous is not None and location is not None:
             cell = same_game(previous, location.reading.states, ~location.reading.uncertain_mask())
@@ -321,6 +326,46 @@ class Player:
         self.relocations += 1
         LOGGER.warning("the board moved: found again at %s", self.geometry.region())
         return "moved"
+
+    def _follow(self, image: np.ndarray) -> Geometry | None:
+        """Where the board's last trusted look best matches the whole-screen ``image``: the game's
+        geometry moved there, or None when there is no such look.
+
+        A moved window shows the same board elsewhere, revealed cells and all; what it shows there is
+        judged by the next reading (a revealed cell never changes, no cell opens unexplained).
+        """
+        import cv2
+
+        view, old = self._view, self._image_geometry
+        if view is None or old is None or view.shape[0] > image.shape[0] or view.shape[1] > image.shape[1]:
+            return None
+        scores = cv2.matchTemplate(np.ascontiguousarray(image), np.ascontiguousarray(view), cv2.TM_SQDIFF)
+        _, _, (x, y), _ = cv2.minMaxLoc(scores)
+        inner = self._inner_region()
+        screen = self._screen or self.capture.screen_region()
+        r = self._ratio
+        ox, oy = (inner.left - screen.left) * r, (inner.top - screen.top) * r
+        there = image[y : y + view.shape[0], x : x + view.shape[1]]
+        if not self._same_look(view, there, old.offset(-ox, -oy)):
+            LOGGER.info("the board's last look is nowhere on the screen")
+            return None
+        LOGGER.info("the board's last look is %+.0f, %+.0f px away", x - ox, y - oy)
+        return old.offset(x - ox, y - oy)
+
+    def _same_look(self, view: np.ndarray, there: np.ndarray, geometry: Geometry) -> bool:
+        """Whether ``there`` shows the board of ``view`` (``geometry`` in its pixels): every cell revealed
+        in the last reading exactly as it was (they never change), and most pixels the same."""
+        if there.shape != view.shape or not (there == view).all(axis=2).mean() >= 0.5:
+            return False
+        board = self._last_seen
+        if board is None or board.shape != (geometry.rows, geometry.cols):
+            return False
+        for cell in board.cells_where(board.revealed_mask()):
+            rect = geometry.cell_rect(cell)
+            part = (slice(rect.top, rect.bottom), slice(rect.left, rect.right))
+            if not np.array_equal(view[part], there[part]):
+                return False
+        return True
 
     @staticmethod
     def _grid_only(image: np.ndarray) -> Geometry | None:
@@ -792,6 +837,7 @@ class Player:
     def _play(self, result: GameResult) -> None:
         assert self.geometry is not None
         self._reach = np.zeros((self.geometry.rows, self.geometry.cols), dtype=bool)
+        self._view = None
         previous: Board | None = None
         opened_safe: set[Coord] = set()
         clicked: list[Coord] = []
@@ -813,6 +859,7 @@ class Player:
                     raise MisreadError(
                         f"cell {cell} was certain to be safe but holds a mine: an earlier misread"
                     )
+            self._view, self._last_seen = self._inner(sight.image), sight.board
             if sight.status is not GameStatus.PLAYING:
                 result.status = sight.status.value
                 result.ended_by = sight.ended_by
