@@ -664,6 +664,8 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
         g.base = base_of(g, groups, plain)
         if g.base is not None:
             g.kind = groups[g.base].kind
+            # framed exactly like a raised tile: raised itself, whatever its glyph does to its own bevel
+            g.raised = g.raised or (groups[g.base].raised and g.frame <= FLAG_FRAME)
         shape_of(g, groups[g.base].tile if g.base is not None else None, fills)
     crossed_out(groups)
     for g in groups:
