@@ -408,3 +408,20 @@ def test_auto_reads_with_no_skin_when_the_skin_reads_only_part_of_the_board(clas
         assert "grid goes on (bottom)" in str(exc) and "with no skin" in str(exc)
         return
     assert (reading.geometry.rows, reading.geometry.cols) == (truth.rows, truth.cols)
+
+
+def test_auto_does_not_take_a_sure_reading_no_game_allows(classic):
+    """Every cell sure but the position impossible (a '3' with one covered neighbour): not exact, so
+    auto tries the skinless reader, and with that refusing too, refuses naming a cell."""
+    from bot.vision.read import find_board
+
+    cells = np.full((9, 9), int(Cell.ZERO), np.int8)
+    cells[0, 0] = int(Cell.COVERED)
+    cells[1, 1] = int(Cell.THREE)
+    cells[0, 1] = cells[1, 0] = int(Cell.ONE)
+    image, _ = render_screen(Board(cells), "classic", 1.0, seed=1)
+    located = find_board(image, "auto")
+    assert located.skin.name == "classic" and not located.reading.uncertain()
+    with pytest.raises(RecognitionError, match="reads 3 but has only 1 covered") as caught:
+        read_screen(image, "auto")
+    assert caught.value.cell is not None

@@ -21,13 +21,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Board
+from bot.board import Board, Cell
 from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
-from bot.vision.generic import GENERIC, GenericModel, logic_problem, read_cells
+from bot.vision.generic import GENERIC, GenericModel, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board, one_screen
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
@@ -50,10 +50,6 @@ PRECHECK_UNCERTAIN = 0.5
 """With ``auto``, a skin that leaves more than this fraction of an already found board's cells
 uncertain cannot be the board's skin (a real fit leaves at most ``MAX_UNCERTAIN_FRACTION``, 0.2, or
 ``MAX_UNSEEN_FRACTION``, 0.5, for a skin lacking states): its full locate is skipped."""
-
-CHECK_LOGIC = False
-"""Whether auto also requires a skin's reading to be a position the rules allow before taking it
-(off until tests/test_win7.py draws boards a game allows: it reads random numbers with auto)."""
 
 PRESCORE_STRIDE = 4
 """Pixel stride of the subsampled screenshot on which skins' face colours are counted (ordering only)."""
@@ -324,6 +320,19 @@ def _unsure_cell(cells: CellReading) -> tuple[int, int] | None:
     return min(unsure, key=lambda cell: (cells.confidence[cell], -cells.distance[cell])) if unsure else None
 
 
+def _impossible_number(states: np.ndarray) -> tuple[tuple[int, int], str] | None:
+    """The first revealed number larger than its covered, flagged and mine neighbours (no game shows
+    one: a sure reading of it is a misread), and why."""
+    hidden = np.isin(states, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED)).astype(np.float32)
+    room = cv2.filter2D(hidden, -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT) - hidden
+    bad = np.argwhere((states <= Cell.EIGHT) & (states > np.rint(room)))
+    if not len(bad):
+        return None
+    r, c = (int(v) for v in bad[0])
+    near = round(float(room[r, c]))
+    return (r, c), f"reads {int(states[r, c])} but has only {near} covered, flagged or mine neighbour(s)"
+
+
 def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None:
     """Why a skin's reading of the board it found is not exact and whole (and whether the reason is
     that the board goes on beyond it), or None when it is."""
@@ -335,10 +344,9 @@ def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None
         more = len(cells.uncertain()) - 1
         tail = f" ({more} more uncertain cell(s))" if more else ""
         return f"skin {name!r}: {cells.describe(worst)}{tail}", False
-    problem = logic_problem(cells.states) if CHECK_LOGIC else None
+    problem = _impossible_number(cells.states)
     if problem is not None:
-        r, c = divmod(problem[0], cells.states.shape[1])
-        return f"skin {name!r}: cell ({r}, {c}) {problem[1]}", False
+        return f"skin {name!r}: cell {problem[0]} {problem[1]}", False
     sides = continues(image, location.geometry)
     if sides:
         g = location.geometry
@@ -397,7 +405,7 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
     """Locate the board on a whole screenshot and read it: board, geometry, status, skin, confidences.
 
     ``skin="generic"`` reads with no skin (:mod:`bot.vision.generic`). ``"auto"`` reads with the best
-    known skin when it reads the board exactly (every cell sure; see :data:`CHECK_LOGIC`) and whole
+    known skin when it reads the board exactly (every cell sure, no number larger than its room) and whole
     (the skinless grid finder sees no larger board there); otherwise, or when no known skin finds a
     board, with no skin, and that reading carries the generic skin so re-reads stay skinless. With no
     skin, ``mines`` defaults to the board's mine counter (mines left plus flags) when one is read, else
