@@ -310,3 +310,11 @@ def test_one_digit_is_drawn_in_one_colour():
     assert settle_digits(cells, members, costs, [False, False], np.array([red, navy])).states == [5, 4]
     unsure = settle_digits(cells, members, costs, [False, False], np.array([red, red]))
     assert unsure.problem is not None and "4 or 5" in unsure.problem[1]  # same ink: a second look of a 5?
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5])
+def test_a_lone_first_number_reads(scale):
+    """A first click in a corner that shows only a 1: no revealed tile without a glyph to compare it with."""
+    board = Board.from_text("1" + "." * 29 + "\n" + "\n".join(["." * 30] * 15), mines=99)
+    image, geometry = render_screen(board, "classic", scale, seed=5, screen_size=(2400, 1400))
+    assert read_cells(image, geometry).board(99).to_text() == board.to_text()

@@ -662,6 +662,8 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
         if g.shape == Shape.PLAIN:
             continue
         g.base = base_of(g, groups, plain)
+        if g.base is not None and groups[g.base].raised and not g.raised and g.frame > FLAG_FRAME:
+            g.base, g.frame = None, 2.0  # a flat tile framed unlike a flag on the raised tile: not on it
         if g.base is not None:
             g.kind = groups[g.base].kind
             # framed exactly like a raised tile: raised itself, whatever its glyph does to its own bevel
