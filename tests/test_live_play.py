@@ -79,10 +79,11 @@ def test_whole_expert_games_on_a_real_client(client, games, tmp_path):
     assert_games_finished(report, run)
 
 
-READER_FINISHES: set[str] = set()
-"""Clients (and zooms) on which the bot's reader already finishes whole games; on the others the
-test checks what must hold regardless: no click outside the board, no misread end, nothing left.
-JSMinesweeper at 1.25 finished 30 of 30 games (docs/benchmarks.md) but since stops on a lone first '1'."""
+READER_FINISHES: set[str] = {"jsminesweeper@1.25", "jsminesweeper@1.5"}
+"""Clients (and zooms) on which the bot's reader already finishes whole games (30 of 30 live at
+`a90dd1b`, docs/benchmarks.md); on the others the test checks what must hold regardless: no click
+outside the board, no misread end, nothing left. JSMinesweeper at zoom 1 still stops about one game
+in five on the reader ("is 4 or 5")."""
 
 
 @pytest.mark.slow
