@@ -12,7 +12,7 @@ from styles import LOOKS, mid_game, screenshot
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
 from bot.render import render_screen
-from bot.vision.grid import MIN_SIDE, GridFit, continues, find_grid, find_grids
+from bot.vision.grid import MIN_SIDE, GridFit, continues, cut_sides, find_grid, find_grids
 from harness.colour import night_light
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
@@ -201,3 +201,35 @@ def test_a_lost_dark_board_is_found_whole(seed):
     a, b = found.region(), truth.region()
     assert max(abs(a.left - b.left), abs(a.top - b.top)) <= 1
     assert max(abs(a.right - b.right), abs(a.bottom - b.bottom)) <= 1
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_a_board_cut_by_the_screenshot_edge_is_refused(scale, side):
+    """A board whose last row or column the screenshot's edge cuts is not read as the part that shows:
+    its edge numbers count cells that do not show. The cut side is seen on the cells that show, and the
+    reading is refused (for the cut, or earlier, for numbers with too few neighbours)."""
+    from bot.errors import MinebotError
+    from bot.vision.read import read_screen
+
+    image, t = render_screen(BOARDS["expert"], "classic", scale, seed=2)
+    px, py = t.pitch_x, t.pitch_y
+    x, y = int(t.left + 5.8 * px), int(t.top + 4.8 * py)
+    cut, shows = {
+        "left": (image[:, x:], Geometry(t.left + 6 * px - x, t.top, px, py, 16, 24)),
+        "right": (image[:, : int(t.left + 20.2 * px)], replace(t, cols=20)),
+        "top": (image[y:], Geometry(t.left, t.top + 5 * py - y, px, py, 11, 30)),
+        "bottom": (image[: int(t.top + 10.2 * py)], replace(t, rows=10)),
+    }[side]
+    cut = np.ascontiguousarray(cut)
+    assert cut_sides(cut, shows) == [side]
+    assert cut_sides(image, t) == []
+    with pytest.raises(MinebotError) as refused:
+        read_screen(cut, "auto")
+    if isinstance(refused.value, BoardNotFoundError):
+        assert f"runs past the screenshot's {side} edge" in str(refused.value)
+
+
+@pytest.mark.parametrize("png", CAPTURES, ids=_name)
+def test_no_real_board_is_called_cut(png):
+    assert cut_sides(cv2.imread(str(png)), _truth(png)) == []

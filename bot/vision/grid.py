@@ -771,6 +771,61 @@ def _sized_like(faces: Boxes, inside: np.ndarray) -> Boxes:
     return faces.take(np.nonzero(near.any(axis=1))[0])
 
 
+CUT_ON_LINES = 0.6
+"""Share of a strip's changes along the board's edge that fall on the board's cell boundaries above which
+the strip is cells (a board cut by the screenshot's edge) rather than a frame, a border or a background
+(changes spread at random put about a quarter there)."""
+
+CUT_CONTRAST = 1.0
+"""Mean grey-level change per pixel along the edge below which a strip is flat: a frame, not cells."""
+
+
+def cut_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
+    """The sides (``top``, ``bottom``, ``left``, ``right``) where the screenshot's edge cuts the board.
+
+    There, less than a cell of image lies beyond the board, and that strip changes along the edge where
+    the board's cells meet, as a row of cells cut short does (grid lines, bevels, one cell's state to the
+    next); a frame, a window border or a background does not. A board read without its cut cells is not
+    the board: its edge numbers count neighbours that do not show, so it is refused, not played.
+    """
+    gray = grey(image).astype(np.float32)
+    height, width = gray.shape
+    r = geometry.region()
+    top, bottom = max(r.top, 0), min(r.bottom, height)
+    left, right = max(r.left, 0), min(r.right, width)
+    g = geometry
+    strips = (
+        ("left", gray[top:bottom, : max(r.left, 0)], g.pitch_x, g.pitch_y, g.top - top, 1),
+        ("right", gray[top:bottom, r.right :], g.pitch_x, g.pitch_y, g.top - top, 1),
+        ("top", gray[: max(r.top, 0), left:right], g.pitch_y, g.pitch_x, g.left - left, 0),
+        ("bottom", gray[r.bottom :, left:right], g.pitch_y, g.pitch_x, g.left - left, 0),
+    )
+    return [
+        side
+        for side, strip, across, pitch, phase, axis in strips
+        if 0 < strip.shape[axis] < across and _changes_on_lines(_edge_changes(strip, axis), pitch, phase)
+    ]
+
+
+def _edge_changes(strip: np.ndarray, axis: int) -> np.ndarray:
+    """How much a strip changes from one pixel to the next along the board's edge: the median over the
+    strip's lines parallel to the edge (a glyph crosses only some of them; a cell boundary, all)."""
+    return np.median(np.abs(np.diff(strip, axis=1 - axis)), axis=axis)
+
+
+def _changes_on_lines(change: np.ndarray, pitch: float, phase: float) -> bool:
+    """Whether the changes along a board's edge are many, and mostly where the board's cells meet (within
+    an eighth of a cell, at least a pixel and a half, of ``phase + k * pitch``)."""
+    if len(change) < 2 * pitch:
+        return False
+    if float(change.mean()) < CUT_CONTRAST:
+        return False
+    at = np.arange(len(change)) + 0.5  # a change lies between two pixels
+    offset = (at - phase) % pitch
+    near = np.minimum(offset, pitch - offset) <= max(1.5, pitch / 8)
+    return float(change[near].sum()) >= CUT_ON_LINES * float(change.sum())
+
+
 def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     """The sides (``top``, ``bottom``, ``left``, ``right``) of a board found some other way (a skin's
     templates) beyond which its lattice goes on: the strip of cells just outside shows the board's

@@ -412,14 +412,31 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
     to the standard level's count.
 
     Raises:
-        BoardNotFoundError: no board, or more than one (saying where each is).
+        BoardNotFoundError: no board, or more than one (saying where each is), or a board the
+            screenshot's edge cuts.
         RecognitionError: the board was found but a cell cannot be read confidently (by either reader,
             for ``"auto"``).
     """
     if _wants_generic(skin):
         found = find_generic(image, skin if isinstance(skin, Skin) else None)
-        return _finish_generic(image, found, mines)
-    if isinstance(skin, str) and skin == AUTO:
-        return _auto(image, mines)
-    location = find_board(image, skin)
-    return _finish(image, location.reading, location.skin, mines, location.notes, location.score)
+        reading = _finish_generic(image, found, mines)
+    elif isinstance(skin, str) and skin == AUTO:
+        reading = _auto(image, mines)
+    else:
+        location = find_board(image, skin)
+        reading = _finish(image, location.reading, location.skin, mines, location.notes, location.score)
+    _refuse_cut(image, reading.geometry)
+    return reading
+
+
+def _refuse_cut(image: np.ndarray, geometry: Geometry) -> None:
+    """Raise when the screenshot's edge cuts the board (:func:`bot.vision.grid.cut_sides`): the cells
+    that show are not the whole board, and their edge numbers count cells that do not show."""
+    from bot.vision.grid import cut_sides
+
+    sides = cut_sides(image, geometry)
+    if sides:
+        raise BoardNotFoundError(
+            f"the board runs past the screenshot's {' and '.join(sides)} edge ({_where(geometry)} shows): "
+            "bring the whole board on screen"
+        )
