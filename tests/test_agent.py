@@ -98,6 +98,19 @@ def as_covered(image, rect, client):
     ]
 
 
+class FakeTime:
+    """A clock that moves only when the player sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @pytest.mark.parametrize("paint", [smear, as_covered])
 def test_a_misread_stops_the_game_without_clicking(paint, tmp_path):
     client = sim("expert", seed=11, rule="zero")
@@ -107,7 +120,8 @@ def test_a_misread_stops_the_game_without_clicking(paint, tmp_path):
     capture = Doctored(client, revealed[0], after=3, paint=paint)
     clicks_before = client.clicks
     options = PlayOptions(retries=2, save_frames=tmp_path, settle_timeout=0.2, cover_wait=0.3)
-    player = Player(capture, client.input, options, sleep=lambda s: None)
+    time = FakeTime()  # waits counted in the loop's own sleeps, so the machine's load cannot change them
+    player = Player(capture, client.input, options, clock=time.clock, sleep=time.sleep)
     result = player.play_game()
     doctored = revealed[0]
     near = [(doctored[0] + dr, doctored[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
