@@ -28,7 +28,8 @@ def win7():
 
 def _board(rows: int, cols: int, seed: int, covered: float = 0.5, density: float = 0.4) -> Board:
     """A board a game allows (the skin has no flag or mine): mines planted densely, so that high numbers
-    show, stay covered (and an 8 at (1, 1)); each other safe cell is revealed unless covered at random."""
+    show, stay covered (and an 8 at (1, 1)); each other safe cell is revealed unless covered at random,
+    and every neighbour of a revealed 0 is revealed."""
     rng = np.random.default_rng(seed)
     mines = rng.random((rows, cols)) < density
     mines[:3, :3], mines[1, 1] = True, False
@@ -38,6 +39,16 @@ def _board(rows: int, cols: int, seed: int, covered: float = 0.5, density: float
     )
     hidden = mines | (rng.random((rows, cols)) < covered)
     hidden[1, 1] = False
+    while True:  # a revealed 0 opens its neighbours, as in a game
+        zeros = np.pad(~hidden & (counts - mines == 0), 1)
+        near = np.zeros_like(hidden)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                near |= zeros[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+        opened = hidden & near & ~mines
+        if not opened.any():
+            break
+        hidden &= ~opened
     return Board(np.where(hidden, int(Cell.COVERED), counts - mines).astype(np.int8))
 
 

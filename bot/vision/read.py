@@ -21,13 +21,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Board, Cell
+from bot.board import Board
 from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
-from bot.vision.generic import GENERIC, GenericModel, read_cells
+from bot.vision.generic import GENERIC, GenericModel, logic_problem, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board, one_screen
 from bot.vision.status import FaceMatch, find_face, status_from_board
 
@@ -320,19 +320,6 @@ def _unsure_cell(cells: CellReading) -> tuple[int, int] | None:
     return min(unsure, key=lambda cell: (cells.confidence[cell], -cells.distance[cell])) if unsure else None
 
 
-def _impossible_number(states: np.ndarray) -> tuple[tuple[int, int], str] | None:
-    """The first revealed number larger than its covered, flagged and mine neighbours (no game shows
-    one: a sure reading of it is a misread), and why."""
-    hidden = np.isin(states, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED)).astype(np.float32)
-    room = cv2.filter2D(hidden, -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT) - hidden
-    bad = np.argwhere((states <= Cell.EIGHT) & (states > np.rint(room)))
-    if not len(bad):
-        return None
-    r, c = (int(v) for v in bad[0])
-    near = round(float(room[r, c]))
-    return (r, c), f"reads {int(states[r, c])} but has only {near} covered, flagged or mine neighbour(s)"
-
-
 def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None:
     """Why a skin's reading of the board it found is not exact and whole (and whether the reason is
     that the board goes on beyond it), or None when it is."""
@@ -344,9 +331,10 @@ def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None
         more = len(cells.uncertain()) - 1
         tail = f" ({more} more uncertain cell(s))" if more else ""
         return f"skin {name!r}: {cells.describe(worst)}{tail}", False
-    problem = _impossible_number(cells.states)
+    problem = logic_problem(cells.states)
     if problem is not None:
-        return f"skin {name!r}: cell {problem[0]} {problem[1]}", False
+        cell = divmod(problem[0], cells.states.shape[1])
+        return f"skin {name!r}: cell {cell} {problem[1]} (no game shows that: a misread)", False
     sides = continues(image, location.geometry)
     if sides:
         g = location.geometry
