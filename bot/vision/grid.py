@@ -788,23 +788,23 @@ def cut_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
     next); a frame, a window border or a background does not. A board read without its cut cells is not
     the board: its edge numbers count neighbours that do not show, so it is refused, not played.
     """
-    gray = grey(image).astype(np.float32)
-    height, width = gray.shape
-    r = geometry.region()
-    top, bottom = max(r.top, 0), min(r.bottom, height)
-    left, right = max(r.left, 0), min(r.right, width)
-    g = geometry
+    height, width = image.shape[:2]
+    r, g = geometry.region(), geometry
+    rows, cols = slice(max(r.top, 0), min(r.bottom, height)), slice(max(r.left, 0), min(r.right, width))
     strips = (
-        ("left", gray[top:bottom, : max(r.left, 0)], g.pitch_x, g.pitch_y, g.top - top, 1),
-        ("right", gray[top:bottom, r.right :], g.pitch_x, g.pitch_y, g.top - top, 1),
-        ("top", gray[: max(r.top, 0), left:right], g.pitch_y, g.pitch_x, g.left - left, 0),
-        ("bottom", gray[r.bottom :, left:right], g.pitch_y, g.pitch_x, g.left - left, 0),
+        ("left", rows, slice(0, max(r.left, 0)), g.pitch_x, g.pitch_y, g.top - rows.start, 1),
+        ("right", rows, slice(r.right, width), g.pitch_x, g.pitch_y, g.top - rows.start, 1),
+        ("top", slice(0, max(r.top, 0)), cols, g.pitch_y, g.pitch_x, g.left - cols.start, 0),
+        ("bottom", slice(r.bottom, height), cols, g.pitch_y, g.pitch_x, g.left - cols.start, 0),
     )
-    return [
-        side
-        for side, strip, across, pitch, phase, axis in strips
-        if 0 < strip.shape[axis] < across and _changes_on_lines(_edge_changes(strip, axis), pitch, phase)
-    ]
+    sides = []
+    for side, strip_rows, strip_cols, across, pitch, phase, axis in strips:
+        strip = image[strip_rows, strip_cols]  # only the strips are turned grey, not the whole screen
+        if 0 < strip.shape[axis] < across:
+            changes = _edge_changes(grey(strip).astype(np.float32), axis)
+            if _changes_on_lines(changes, pitch, phase):
+                sides.append(side)
+    return sides
 
 
 def _edge_changes(strip: np.ndarray, axis: int) -> np.ndarray:
