@@ -197,14 +197,7 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
         if k == last:  # every value left completes its numbers: record the solutions without recursing
             for m in range(lo, hi + 1):
                 assign[k] = m
-                t, w = total + m, weight * bs[m]
-                counts[t] = counts.get(t, 0) + w
-                row = sums.get(t)
-                if row is None:
-                    row = sums[t] = [0] * n
-                for g, mg in enumerate(assign):
-                    if mg:
-                        row[g] += mg * w
+                leaf(total + m, weight * bs[m])
             assign[k] = 0
             return
         for c in cs:
