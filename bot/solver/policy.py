@@ -31,6 +31,7 @@ from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
 from bot.solver.engine import WORK, Probabilities, best_safety, log_weight, solve
+from bot.solver.fifty import unavoidable
 from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable, count_around
 
 LOGGER = logging.getLogger(__name__)
@@ -88,6 +89,10 @@ class Policy:
     """Look-ahead: halve a value's worth when it leaves an isolated 50/50 (off: not shown to help)."""
     progress: float = 0.0
     """Look-ahead: add this much for each value that proves a cell safe (P(safe) x P(progress) bonus)."""
+    enclosed_guess: bool = False
+    """Take any unavoidable guess at once (:mod:`bot.solver.fifty`), not only an isolated 50/50."""
+    dead_last: bool = False
+    """Never prefer a *dead* candidate (it can show only one number) while a living one was scored."""
 
 
 LOOKAHEAD_BUDGET = 20_000
@@ -337,6 +342,20 @@ def secondary_safety(
     safety for every value left could not bring it within a relative 1e-9 of ``beat``: such a cell
     could never join the best, so the values left are not looked at.
     """
+    found = _lookahead(know, probs, j, total, fifty_penalty, progress, beat)
+    return None if found is None else found[0]
+
+
+def _lookahead(
+    know: Knowledge,
+    probs: Probabilities,
+    j: int,
+    total: int | None,
+    fifty_penalty: bool,
+    progress: float,
+    beat: float,
+) -> tuple[float, int] | None:
+    """:func:`secondary_safety` and the number of values the cell can show (1: a dead cell)."""
     if not probs.exact or probs.log_weight is None:
         return None
     cells, known = know.cells, know.known
@@ -347,6 +366,7 @@ def secondary_safety(
     values = sorted(range(base, base + len(unknown) + 1), key=lambda v: (abs(v - expected), v))
     weighted = 0.0
     mass = 0.0
+    shown = 0
     survive = 1.0 - probs.prob[j]
     best_each = 1.0 + progress
     cutoff = beat * (1 - 2e-9) - 1e-12
@@ -368,9 +388,10 @@ def secondary_safety(
             safety += progress  # the next click is free: worth more than an equally safe guess
         mass += weight
         weighted += weight * safety
+        shown += 1
     if not mass:
         return None
-    return weighted
+    return weighted, shown
 
 
 def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy, rng: random.Random) -> Move:
@@ -378,6 +399,12 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     pair = _isolated_pair(know)
     if pair is not None:
         return _open(know, pair, probs.prob[pair], "isolated 50/50: no click can ever resolve it")
+    if pol.enclosed_guess:
+        forced = unavoidable(know)
+        if forced is not None:
+            j = forced[0]
+            why = f"unavoidable guess: no click can ever tell these {len(forced)} cells apart"
+            return _open(know, j, probs.prob[j], why)
     prob = probs.prob
     limit = pol.endgame_arrangements
     if pol.endgame and probs.weight is not None and probs.weight <= limit and total is not None:
@@ -388,6 +415,7 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     cands = _candidates(know, probs, pol)
     n = len(cands)
     scores: dict[int, float] = {}
+    dead: dict[int, float] = {}  # with dead_last: the scored cells that can show only one number
     if pol.secondary and n > 1:
         start = WORK.nodes
         for j in cands:  # safest first; stop looking ahead once the move's work budget is spent
@@ -395,9 +423,11 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
                 LOGGER.debug("look-ahead budget spent after %d of %d candidates", len(scores), n)
                 break
             best = max(scores.values(), default=-1.0)
-            s = secondary_safety(know, probs, j, total, pol.fifty_penalty, pol.progress, best)
-            if s is not None:
-                scores[j] = s
+            found = _lookahead(know, probs, j, total, pol.fifty_penalty, pol.progress, best)
+            if found is not None:
+                (dead if pol.dead_last and found[1] == 1 else scores)[j] = found[0]
+    if not scores:  # every scored cell is dead: the best of them
+        scores = dead
     if scores:
         top = max(scores.values())
         pool = [j for j in scores if math.isclose(scores[j], top, rel_tol=1e-9)]
