@@ -3,13 +3,15 @@
 import dataclasses
 import itertools
 
+import pytest
+
 from bot.bench import BenchOptions, sample_positions
 from bot.board import Board
 from bot.game import FirstClickRule, find_level
 from bot.solver import choose_move, find_policy
-from bot.solver.endgame import arrangements
+from bot.solver.endgame import arrangements, search
 from bot.solver.engine import solve
-from bot.solver.fifty import unavoidable
+from bot.solver.fifty import isolated_regions, unavoidable
 from bot.solver.policy import _candidates, _isolated_pair, _lookahead
 from bot.solver.rules import COVERED, FLAG, Knowledge
 
@@ -100,3 +102,32 @@ def test_dead_cells_are_counted_and_never_preferred_over_living_ones():
         if move.reason.startswith("secondary safety") and len(dead) < len(values):
             assert move.cell[0] * board.cols + move.cell[1] not in dead
     assert seen_dead >= 1
+
+
+def test_isolated_regions_hold_a_fixed_count_and_search_like_the_whole_board():
+    checked = same = 0
+    for board in sample_positions(BenchOptions(find_level("6x6/7"), FirstClickRule.SAFE, 30, 9)):
+        know = Knowledge.from_board(board)
+        if know.safe_cells():
+            continue
+        regions = isolated_regions(know)
+        unknown = [j for j, v in enumerate(know.cells) if v == COVERED and j not in know.known]
+        left = board.mines - know.known_mines()
+        arr = arrangements(know, unknown, left, 5_000) if regions else None
+        if arr is None or (checked >= 8 and same):
+            continue
+        for cells, mines in regions:
+            # every arrangement of the whole board puts exactly ``mines`` mines in the region ...
+            bits = sum(1 << unknown.index(j) for j in cells)
+            assert {(mask & bits).bit_count() for mask in arr} == {mines}
+            # ... and no covered cell outside it that may be safe touches it
+            outside = set(unknown) - set(cells)
+            assert not any(k in outside for j in cells for k in know.nbrs[j])
+            region = search(know, mines, region=cells)
+            assert region is not None and 0.0 < region.win <= 1.0
+            if set(cells) == set(unknown):  # the region is all that is left: the same search
+                whole = search(know, left)
+                assert whole is not None and region.win == pytest.approx(whole.win)
+                same += 1
+            checked += 1
+    assert checked >= 5 and same >= 1

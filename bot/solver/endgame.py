@@ -46,7 +46,11 @@ def arrangements(know: Knowledge, unknown: list[int], mines_left: int, limit: in
     None when there are more than ``limit``.
     """
     index = {j: i for i, j in enumerate(unknown)}
-    cons = [([index[j] for j in cells], need) for cells, need in know.cons.values()]
+    cons = [
+        ([index[j] for j in cells], need)
+        for cells, need in know.cons.values()
+        if all(j in index for j in cells)  # (all of them, unless ``unknown`` is one isolated region)
+    ]
     cell_cons: list[list[int]] = [[] for _ in unknown]
     for c, (cells, _) in enumerate(cons):
         for i in cells:
@@ -284,7 +288,11 @@ _LAST: list[_Tree] = []
 
 
 def search(
-    know: Knowledge, mines_left: int, node_budget: int = NODE_BUDGET, max_arrangements: int = MAX_ARRANGEMENTS
+    know: Knowledge,
+    mines_left: int,
+    node_budget: int = NODE_BUDGET,
+    max_arrangements: int = MAX_ARRANGEMENTS,
+    region: list[int] | None = None,
 ) -> EndgameChoice | None:
     """The click with the highest probability of winning, or None when the position is too big.
 
@@ -292,12 +300,19 @@ def search(
     by a cell's outcome is a handful of big-integer ANDs against bitsets built once per endgame. A
     later position of the same endgame is mapped onto the last tree's arrangements, so what was
     solved for the previous guess is not solved again.
+
+    With ``region`` (the cells of an isolated region holding exactly ``mines_left`` mines in every
+    arrangement, :func:`bot.solver.fifty.isolated_regions`) only that region is searched, and
+    P(win) is the chance to clear it; such a search is neither kept nor reused.
     """
     cells = know.cells
-    unknown = [j for j, v in enumerate(cells) if v == COVERED and j not in know.known]
+    if region is not None:
+        unknown = list(region)
+    else:
+        unknown = [j for j, v in enumerate(cells) if v == COVERED and j not in know.known]
     if not unknown or len(unknown) > MAX_UNKNOWN:
         return None
-    state = _LAST[0].state_of(know, mines_left, unknown) if _LAST else 0
+    state = _LAST[0].state_of(know, mines_left, unknown) if _LAST and region is None else 0
     if state and _LAST[0].undetermined(state) <= set(unknown):
         tree = _LAST[0]
     else:
@@ -307,7 +322,8 @@ def search(
         if not arr:
             return None
         tree = _Tree(know, unknown, arr, mines_left)
-        _LAST[:] = [tree]
+        if region is None:
+            _LAST[:] = [tree]
         state = (1 << len(arr)) - 1
     rank = {j: (j not in know.cell_cons, j) for j in unknown}
     found = tree.best(state, node_budget, rank)

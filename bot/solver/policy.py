@@ -31,7 +31,7 @@ from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
 from bot.solver.engine import WORK, Probabilities, best_safety, log_weight, solve
-from bot.solver.fifty import unavoidable
+from bot.solver.fifty import isolated_regions, unavoidable
 from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable, count_around
 
 LOGGER = logging.getLogger(__name__)
@@ -93,6 +93,8 @@ class Policy:
     """Take any unavoidable guess at once (:mod:`bot.solver.fifty`), not only an isolated 50/50."""
     dead_last: bool = False
     """Never prefer a *dead* candidate (it can show only one number) while a living one was scored."""
+    isolated_search: bool = False
+    """Search an isolated region with a fixed mine count exhaustively and play it first."""
 
 
 LOOKAHEAD_BUDGET = 20_000
@@ -412,6 +414,15 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
         if choice is not None:
             why = f"endgame: exhaustive search of {choice.arrangements} arrangements, P(win)={choice.win:.3f}"
             return _open(know, choice.cell, prob[choice.cell], why)
+    if pol.isolated_search and total is not None:
+        for cells, mines in isolated_regions(know):
+            choice = search(know, mines, max_arrangements=limit, region=cells)
+            if choice is not None:
+                why = (
+                    f"isolated region: exhaustive search of {choice.arrangements} arrangements, "
+                    f"P(clear it)={choice.win:.3f}"
+                )
+                return _open(know, choice.cell, prob[choice.cell], why)
     cands = _candidates(know, probs, pol)
     n = len(cands)
     scores: dict[int, float] = {}
