@@ -412,9 +412,40 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
         reading = _auto(image, mines)
     else:
         location = find_board(image, skin)
-        reading = _finish(image, location.reading, location.skin, mines, location.notes, location.score)
+        cells = _complete(image, location)
+        reading = _finish(image, cells, location.skin, mines, location.notes, location.score)
     _refuse_cut(image, reading.geometry)
     return reading
+
+
+def _complete(image: np.ndarray, location: Location) -> CellReading:
+    """A named skin's cells, or, when it cannot name some (a state its templates lack, e.g. a 6 the
+    calibration shot never showed), the skinless reading of the same grid if that is exact, allowed by
+    the board's logic, and the same as the skin's on every cell the skin is sure of.
+
+    Either reader alone would refuse or be trusted; here the skinless reader names only what the skin
+    cannot, and only when the two agree everywhere else, so nothing is guessed.
+    """
+    cells = location.reading
+    sure = ~cells.uncertain_mask()
+    if sure.all():
+        return cells
+    try:
+        generic = read_cells(image, location.geometry, GenericModel())  # a fresh model: independent
+    except MinebotError as exc:
+        location.notes.append(f"with no skin the cells the skin cannot name are not sure either: {exc}")
+        return cells
+    differ = np.argwhere(sure & (generic.states != cells.states))
+    if len(differ):
+        cell = (int(differ[0][0]), int(differ[0][1]))
+        location.notes.append(f"with no skin cell {cell} reads otherwise than with the skin: not used")
+        return cells
+    if logic_problem(generic.states) is not None:
+        return cells
+    location.notes.append(
+        f"{int((~sure).sum())} cell(s) the skin cannot name read with no skin (both agree on the rest)"
+    )
+    return generic
 
 
 def _refuse_cut(image: np.ndarray, geometry: Geometry) -> None:
