@@ -314,6 +314,38 @@ def test_look_ahead_safety_is_what_a_full_solve_reports_bit_for_bit():
     assert checked > 100
 
 
+def test_every_value_counted_at_once_is_what_revealing_each_value_reports():
+    from bot.errors import ContradictionError as Impossible
+    from bot.solver.lookahead import value_outcomes
+
+    checked = 0
+    for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 10, 31)):
+        know = Knowledge.from_board(board)
+        if know.safe_cells():  # (the policy looks ahead only when it must guess)
+            continue
+        probs = solve(know, board.mines)
+        off = sorted(know.covered - know.cell_cons.keys() - know.known.keys())
+        for j in sorted(know.cell_cons)[::3][:5] + off[:1] + off[-1:]:
+            table = value_outcomes(know, probs, j, board.mines)
+            assert table is not None
+            expected = {}
+            for value in range(9):
+                try:
+                    full = solve(know.reveal(j, value), board.mines)
+                except Impossible:
+                    continue
+                rest = [p for p in full.prob.values() if p < 1.0]
+                expected[value] = (full.log_weight, (1.0 - min(rest)) if rest else 1.0)
+            assert table.keys() == expected.keys()
+            for value, (log_weight, safety) in expected.items():
+                assert table[value][0] == pytest.approx(log_weight, rel=1e-12, abs=1e-9)
+                assert table[value][1] == pytest.approx(safety, rel=1e-12, abs=1e-12)
+                assert (table[value][1] == 1.0) == (safety == 1.0)  # a certain cell after it, exactly
+            checked += len(expected)
+    assert value_outcomes(know, probs, j, None) is None  # no total: nothing exact to report
+    assert checked > 500
+
+
 def test_fewest_unknown_neighbours_ranks_like_a_sort_by_count_then_cell():
     from bot.solver.policy import _fewest_unknown_neighbours, _unknown_neighbours
 

@@ -36,6 +36,7 @@ import functools
 import logging
 import math
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import numpy as np
 
@@ -129,6 +130,21 @@ class _Overflow(Exception):
 
 def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int) -> tuple[list, list]:
     """Backtrack over groups; return ``counts[k]`` and ``sums[k][g]`` (raises :class:`_Overflow`)."""
+    counts, sums = _backtrack(sizes, cons, budget)
+    top = max(counts) if counts else -1
+    n = len(sizes)
+    return [counts.get(k, 0) for k in range(top + 1)], [sums.get(k, [0] * n) for k in range(top + 1)]
+
+
+def _backtrack(
+    sizes: list[int], cons: list[tuple[list[int], int]], budget: int, steps: list[int] | None = None
+) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """Backtrack over groups: ``{k: solutions}`` and ``{k: per group, mines x weight summed}``.
+
+    ``k`` is the number of mines, or with ``steps`` the sum of ``steps[g]`` per mine in group ``g``:
+    a step of ``1 + B`` for some groups makes ``k = mines + B x (mines in those groups)``, so one
+    enumeration counts the solutions by both totals at once. Raises :class:`_Overflow` past ``budget``.
+    """
     n = len(sizes)
     g_cons: list[list[int]] = [[] for _ in range(n)]
     for c, (gs, _) in enumerate(cons):
@@ -156,6 +172,7 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
     ord_sizes = [sizes[g] for g in order]
     ord_cons = [g_cons[g] for g in order]
     ord_binoms = [binoms[g] for g in order]
+    ord_steps = [1] * n if steps is None else [steps[g] for g in order]
     assign = [0] * n
     counts: dict[int, int] = {}
     sums: dict[int, list[int]] = {}
@@ -194,10 +211,13 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
         if lo > hi:
             return
         bs = ord_binoms[k]
+        step = ord_steps[k]
+        total += lo * step
         if k == last:  # every value left completes its numbers: record the solutions without recursing
             for m in range(lo, hi + 1):
                 assign[k] = m
-                leaf(total + m, weight * bs[m])
+                leaf(total, weight * bs[m])
+                total += step
             assign[k] = 0
             return
         for c in cs:
@@ -205,7 +225,8 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
             rem_need[c] -= lo
         for m in range(lo, hi + 1):
             assign[k] = m
-            rec(k + 1, total + m, weight * bs[m])
+            rec(k + 1, total, weight * bs[m])
+            total += step
             for c in cs:
                 rem_need[c] -= 1
         for c in cs:
@@ -215,14 +236,53 @@ def _enumerate(sizes: list[int], cons: list[tuple[list[int], int]], budget: int)
 
     rec(0, 0, 1)
     WORK.nodes += nodes
-    top = max(counts) if counts else -1
-    count_list = [counts.get(k, 0) for k in range(top + 1)]
     # back from search order to group order
     inv = [0] * n
     for pos, g in enumerate(order):
         inv[g] = pos
-    sum_list = [[sums[k][inv[g]] for g in range(n)] if k in sums else [0] * n for k in range(top + 1)]
-    return count_list, sum_list
+    return counts, {k: [row[inv[g]] for g in range(n)] for k, row in sums.items()}
+
+
+def count_tracked(
+    groups: tuple[tuple[int, ...], ...], cons: list[tuple[list[int], int]], tracked: list[bool], budget: int
+) -> dict[int, RegionCount] | None:
+    """Count a problem once, split by the mines in the ``tracked`` groups: ``{mines there: count}``.
+
+    Each :class:`RegionCount` is the count of the problem with that many mines in the tracked
+    groups (only the numbers of mines with a solution appear). None past ``budget`` nodes.
+    """
+    sizes = [len(g) for g in groups]
+    big = sum(sizes) + 1
+    try:
+        counts, sums = _backtrack(sizes, cons, budget, [1 + big if t else 1 for t in tracked])
+    except _Overflow:
+        return None
+    split: dict[int, dict[int, int]] = {}
+    for key, count in counts.items():
+        v, k = divmod(key, big)
+        split.setdefault(v, {})[k] = count
+    n = len(sizes)
+    out = {}
+    for v in sorted(split):
+        by_k = split[v]
+        rows = range(max(by_k) + 1)
+        count_list = [by_k.get(k, 0) for k in rows]
+        sum_list = [sums.get(k + v * big, [0] * n) for k in rows]
+        out[v] = RegionCount(groups, *_as_floats(sizes, count_list, sum_list))
+    return out
+
+
+def _as_floats(sizes: list[int], counts: list, sums: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts, mines, free) as float arrays, from exact integer counts and per-group mine sums."""
+    free_int = [
+        [c * s - m for s, m in zip(sizes, row, strict=True)] for c, row in zip(counts, sums, strict=True)
+    ]
+    shape = (len(counts), len(sizes))
+    return (
+        np.array([float(c) for c in counts]),
+        np.array([[float(x) for x in row] for row in sums]).reshape(shape),
+        np.array([[float(x) for x in row] for row in free_int]).reshape(shape),
+    )
 
 
 def _region_key(know: Knowledge, region: list[int]) -> tuple:
@@ -259,14 +319,7 @@ def _count(sizes: list[int], cons: list, budget: int) -> tuple[np.ndarray, np.nd
             raise _Overflow from None
         WORK.nodes += work
         return counts_f, mines, free
-    free_int = [
-        [c * s - m for s, m in zip(sizes, row, strict=True)] for c, row in zip(counts, sums, strict=True)
-    ]
-    return (
-        np.array([float(c) for c in counts]),
-        np.array([[float(x) for x in row] for row in sums]).reshape(len(counts), len(sizes)),
-        np.array([[float(x) for x in row] for row in free_int]).reshape(len(counts), len(sizes)),
-    )
+    return _as_floats(sizes, counts, sums)
 
 
 def count_region(know: Knowledge, region: list[int], budget: int = NODE_BUDGET) -> RegionCount | None:
@@ -445,6 +498,21 @@ def _combine(
 ) -> tuple[float, list[tuple[tuple[int, ...], float]], float | None]:
     """(log weight, (group, P(mine)) for every frontier group, off-frontier P or None) of exact regions."""
     rcs = [rc for rc in counted if rc is not None]
+    weighed = weigh(rcs, n_off, mines_left)
+    if weighed is None:
+        everything = functools.reduce(np.convolve, [rc.poly for rc in rcs], np.ones(1))
+        _no_total(know, regions, everything, mines_left)
+    return weighed
+
+
+def weigh(
+    rcs: list[RegionCount], n_off: int, mines_left: int
+) -> tuple[float, list[tuple[tuple[int, ...], float]], float | None] | None:
+    """(log weight, (group, P(mine)) per group, off-frontier P or None) of independent counted regions.
+
+    ``n_off`` cells next to no number share the mines the regions leave. None when no arrangement
+    fits the mine total.
+    """
     polys = [rc.poly for rc in rcs]
     prefix = [np.ones(1)]
     for p in polys:
@@ -459,7 +527,7 @@ def _combine(
     terms = everything * off_weight
     weight = float(terms.sum())
     if weight == 0:
-        _no_total(know, regions, everything, mines_left)
+        return None
     log_weight = sum(rc.log_scale for rc in rcs) + float(top) + math.log(weight)
     groups: list[tuple[tuple[int, ...], float]] = []
     for r, rc in enumerate(rcs):
@@ -475,7 +543,7 @@ def _combine(
     return log_weight, groups, _ratio(off_mines, off_free)
 
 
-def _no_total(know: Knowledge, regions: list[list[int]], everything: np.ndarray, mines_left: int) -> None:
+def _no_total(know: Knowledge, regions: list[list[int]], everything: np.ndarray, mines_left: int) -> NoReturn:
     """Raise the :class:`ContradictionError` for a mine total no arrangement of the regions can meet."""
     low = int(np.flatnonzero(everything)[0])
     cols = know.cols
