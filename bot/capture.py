@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeAlias, TypeVar
 
+import cv2
 import numpy as np
 
 from bot.errors import CaptureError, MinebotError
@@ -183,7 +184,10 @@ class MssCapture(CaptureBackend):
             shot = self._sct.grab(box)
         except self._error as exc:
             raise CaptureError(f"mss could not grab {region}: {exc}") from exc
-        return np.ascontiguousarray(np.asarray(shot)[:, :, :3])
+        # BGRA bytes to contiguous BGR in one cv2 pass: ~0.1 ms, where numpy's strided copy of three
+        # channels out of four took ~8 ms for a browser board.
+        raw = np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)
+        return cv2.cvtColor(raw, cv2.COLOR_BGRA2BGR)
 
     def _close(self) -> None:
         self._sct.close()

@@ -298,6 +298,19 @@ def test_mss_grabs_the_virtual_screen(xvfb) -> None:
     assert cap.closed
 
 
+def test_mss_returns_blue_green_red_in_that_order(xvfb) -> None:
+    """mss hands over BGRA bytes; the grab keeps B, G, R (OpenCV's order) and drops alpha."""
+    import shutil
+    import subprocess
+
+    if shutil.which("xsetroot") is None:
+        pytest.skip("xsetroot is not installed")
+    subprocess.run(["xsetroot", "-display", xvfb.display, "-solid", "#102030"], check=True, timeout=10)
+    with open_capture("mss", display=xvfb.display) as cap:
+        pixel = cap.grab((5, 5, 4, 3))[1, 2]
+    assert pixel.tolist() == [0x30, 0x20, 0x10]
+
+
 def test_mss_on_a_missing_display_is_a_capture_error(tmp_path) -> None:
     with pytest.raises(CaptureError, match="cannot open the screen"):
         MssCapture(display=":9876")
