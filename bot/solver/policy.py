@@ -32,6 +32,7 @@ from bot.game import FirstClickRule, find_rule
 from bot.solver.endgame import MAX_ARRANGEMENTS, search
 from bot.solver.engine import WORK, Probabilities, best_safety, log_weight, solve
 from bot.solver.fifty import isolated_regions, unavoidable
+from bot.solver.longterm import influence
 from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable, count_around
 
 LOGGER = logging.getLogger(__name__)
@@ -95,6 +96,8 @@ class Policy:
     """Never prefer a *dead* candidate (it can show only one number) while a living one was scored."""
     isolated_search: bool = False
     """Search an isolated region with a fixed mine count exhaustively and play it first."""
+    long_term: float = 0.0
+    """Scale a candidate's score by 1 + this x P(it defuses a 50/50 pattern | safe) (:mod:`longterm`)."""
 
 
 LOOKAHEAD_BUDGET = 20_000
@@ -434,9 +437,12 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
                 LOGGER.debug("look-ahead budget spent after %d of %d candidates", len(scores), n)
                 break
             best = max(scores.values(), default=-1.0)
-            found = _lookahead(know, probs, j, total, pol.fifty_penalty, pol.progress, best)
+            scale = 1.0
+            if pol.long_term and total is not None and probs.exact:
+                scale += pol.long_term * influence(know, probs, total, j) / (1.0 - prob[j])
+            found = _lookahead(know, probs, j, total, pol.fifty_penalty, pol.progress, best / scale)
             if found is not None:
-                (dead if pol.dead_last and found[1] == 1 else scores)[j] = found[0]
+                (dead if pol.dead_last and found[1] == 1 else scores)[j] = found[0] * scale
     if not scores:  # every scored cell is dead: the best of them
         scores = dead
     if scores:
