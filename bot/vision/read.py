@@ -30,6 +30,7 @@ from bot.vision.classify import CellReading, classify_cells, per_skin
 from bot.vision.generic import GENERIC, GenericModel, logic_problem, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board, one_screen
 from bot.vision.status import FaceMatch, find_face, status_from_board
+from bot.vision.taught import TaughtSkin
 
 LOGGER = logging.getLogger(__name__)
 
@@ -148,9 +149,17 @@ def _wants_generic(skin: Skin | str) -> bool:
 
 
 def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
-    """Every cell read with no skin, reusing (and growing) the model learnt by earlier frames."""
+    """Every cell read with no skin: from the templates earlier exact readings taught when every cell
+    matches one surely (:mod:`bot.vision.taught`, ~1 ms), else by the skinless reader, reusing (and
+    growing) the model learnt by earlier frames; its exact reading teaches the templates."""
+    taught = per_skin(skin, "taught skin", lambda _: TaughtSkin())
+    fast = taught.read(image, geometry)
+    if fast is not None:
+        return fast
     model = per_skin(skin, "generic model", lambda _: GenericModel())
-    return read_cells(image, geometry, model)
+    cells = read_cells(image, geometry, model)
+    taught.learn(image, geometry, cells.states)
+    return cells
 
 
 def find_generic(image: np.ndarray, skin: Skin | None = None, notes: list[str] | None = None) -> Reading:

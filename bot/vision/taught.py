@@ -1,0 +1,180 @@
+"""A skin the game teaches itself: templates cut from frames the skinless reader read exactly.
+
+Why: reading with no skin (:mod:`bot.vision.generic`) costs 30-170 ms a frame, the template path
+(:func:`bot.vision.classify.classify_cells`) about 1 ms. Once the skinless reader has read a frame
+exactly (every cell sure, the board's logic satisfied), each of its cells is a template of its state,
+cut at this board's geometry; the next frames are read against them. Only a frame every cell of which
+matches a template surely, and whose reading is a possible position, is taken from the templates. A
+cell that matches none surely (a first 6, a mine at the end, a hovered tile) is never guessed: the
+frame goes back to the skinless reader, and its exact reading adds the looks the templates lacked.
+
+Templates are the cells' feature blocks themselves (:data:`bot.vision.classify.FEATURE_SIZE` pixels
+square, cut by :func:`reduce_board` exactly as a reading cuts them), so a cell read again on the frame
+it was cut from sits at distance 0 from its template. A state drawn in several looks
+(shaded covered tiles, a glyph its neighbour overdraws) keeps each look as a variant of the state.
+
+>>> from bot.board import Board
+>>> from bot.render import render_screen
+>>> from bot.vision.generic import read_cells
+>>> board = Board.from_text("1F1\\n111\\n000", mines=1)
+>>> image, geometry = render_screen(board, "classic", 1.25, seed=1)
+>>> taught = TaughtSkin()
+>>> taught.read(image, geometry) is None  # nothing taught yet
+True
+>>> taught.learn(image, geometry, read_cells(image, geometry).states)
+>>> print(taught.read(image, geometry).board(1))
+1F1
+111
+000
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.board import Cell
+from bot.game import FirstClickRule
+from bot.geometry import Geometry
+from bot.skin import Skin
+from bot.vision.classify import ACCEPT_FLOOR, FEATURE_SIZE, CellReading, classify_cells
+from bot.vision.generic import logic_problem
+
+LOGGER = logging.getLogger(__name__)
+
+TAUGHT = "generic (taught)"
+"""The name of a taught skin (and of its readings)."""
+
+MAX_DISTANCE = ACCEPT_FLOOR
+"""Farthest (RMS, 0-255) a cell may be from its state's nearest look to be read from the templates:
+what resampling alone moves a cell from its template (:data:`bot.vision.classify.ACCEPT_FLOOR`).
+Templates cut from the same screen at the same geometry differ from their cells by less."""
+
+MAX_LOOKS = 8
+"""Most looks kept of one state; cells in yet another look keep going to the skinless reader."""
+
+PITCH_SLACK = 0.01
+"""Pitch change (pixels) past which the board is drawn at another size: the templates are dropped."""
+
+
+SAMPLE_STEP = 2.0
+"""Most pixels between two samples when a board is reduced (:func:`reduce_board`): every pixel of a cell
+counts towards its feature block, so no stroke that tells two states apart falls between samples."""
+
+
+def reduce_board(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, Geometry] | None:
+    """The board at ``FEATURE_SIZE`` pixels per cell and that board's geometry, or None when the board
+    is not wholly on ``image``.
+
+    Sampled bilinearly at most ``SAMPLE_STEP`` pixels apart, then averaged down by a whole factor: about
+    an area average (what :func:`bot.vision.classify.board_crop` does), at a tenth of its cost for a
+    non-integer ratio. Templates and readings are both cut this way, so they agree exactly.
+    """
+    rows, cols, size = geometry.rows, geometry.cols, FEATURE_SIZE
+    x0, y0 = round(geometry.left), round(geometry.top)
+    x1, y1 = round(geometry.left + cols * geometry.pitch_x), round(geometry.top + rows * geometry.pitch_y)
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0] or x1 <= x0 or y1 <= y0:
+        return None
+    crop = image[y0:y1, x0:x1]
+    factor = max(1, math.ceil(max(geometry.pitch_x, geometry.pitch_y) / (size * SAMPLE_STEP)))
+    fine = cv2.resize(crop, (cols * size * factor, rows * size * factor), interpolation=cv2.INTER_LINEAR)
+    if factor > 1:
+        fine = cv2.resize(fine, (cols * size, rows * size), interpolation=cv2.INTER_AREA)
+    return fine, Geometry(0, 0, size, size, rows, cols)
+
+
+def cell_blocks(board: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``(rows, cols, FEATURE_SIZE, FEATURE_SIZE, 3)`` uint8: every cell of a reduced board."""
+    size = FEATURE_SIZE
+    return board.reshape(rows, size, cols, size, 3).swapaxes(1, 2)
+
+
+def same_drawing(a: Geometry, b: Geometry) -> bool:
+    """Whether two geometries draw the board at one size (the window may have moved between them)."""
+    return (
+        (a.rows, a.cols) == (b.rows, b.cols)
+        and abs(a.pitch_x - b.pitch_x) <= PITCH_SLACK
+        and abs(a.pitch_y - b.pitch_y) <= PITCH_SLACK
+    )
+
+
+def _typical(blocks: np.ndarray) -> int:
+    """Index of the block nearest the blocks' mean (a typical look, not an outlier)."""
+    flat = blocks.reshape(len(blocks), -1).astype(np.float32)
+    return int(((flat - flat.mean(axis=0)) ** 2).sum(axis=1).argmin())
+
+
+@dataclass
+class TaughtSkin:
+    """Looks of each state cut from exactly read frames of one board, and the skin they make."""
+
+    geometry: Geometry | None = None
+    """The geometry the looks were cut at (``None``: nothing taught yet)."""
+    looks: dict[Cell, list[np.ndarray]] = field(default_factory=dict)
+    """``(FEATURE_SIZE, FEATURE_SIZE, 3)`` uint8 looks per state, the first its template."""
+    _skin: Skin | None = None
+
+    def skin(self) -> Skin | None:
+        """The looks as a :class:`Skin` (first look the template, the rest variants), or None."""
+        if self._skin is None and self.looks:
+            self._skin = Skin(
+                TAUGHT,
+                Path(TAUGHT),
+                FEATURE_SIZE,
+                FirstClickRule.NONE,
+                description="templates cut from frames read with no skin",
+                cells={state: looks[0] for state, looks in self.looks.items()},
+                variants={state: looks[1:] for state, looks in self.looks.items() if len(looks) > 1},
+            )
+        return self._skin
+
+    def _classify(self, board: np.ndarray, at: Geometry) -> CellReading | None:
+        """A reduced board (``at``: its geometry) classified against the looks, or None with none."""
+        skin = self.skin()
+        if skin is None:
+            return None
+        return classify_cells(board, at, skin, max_distance=MAX_DISTANCE, colours=None)
+
+    def read(self, image: np.ndarray, geometry: Geometry) -> CellReading | None:
+        """Every cell read from the templates, when each matches one surely and the reading is a
+        possible position; else None (the frame is for the skinless reader)."""
+        if self.geometry is None or not same_drawing(self.geometry, geometry):
+            return None
+        reduced = reduce_board(image, geometry)
+        reading = None if reduced is None else self._classify(*reduced)
+        if reading is None or reading.uncertain_mask().any() or logic_problem(reading.states) is not None:
+            return None
+        return replace(reading, geometry=geometry, skin_name=TAUGHT)
+
+    def learn(self, image: np.ndarray, geometry: Geometry, states: np.ndarray) -> None:
+        """Add the looks an exact reading ``states`` of ``image`` shows and the templates do not read
+        as their states, one typical cell per state at a time, until the frame reads as read."""
+        if self.geometry is None or not same_drawing(self.geometry, geometry):
+            self.geometry, self.looks, self._skin = geometry, {}, None
+        reduced = reduce_board(image, geometry)
+        if reduced is None:
+            return
+        blocks = cell_blocks(reduced[0], geometry.rows, geometry.cols)
+        for _ in range(len(Cell) * MAX_LOOKS):
+            reading = self._classify(*reduced)
+            misfit = np.ones(states.shape, bool)
+            if reading is not None:
+                misfit = (reading.states != states) | reading.uncertain_mask()
+            added = False
+            for value in np.unique(states[misfit]).tolist():
+                state = Cell(int(value))
+                looks = self.looks.setdefault(state, [])
+                if len(looks) >= MAX_LOOKS:
+                    continue
+                cells = blocks[misfit & (states == value)]
+                looks.append(np.ascontiguousarray(cells[_typical(cells)]))
+                added = True
+            if not added:
+                return
+            self._skin = None
+        LOGGER.info("taught skin: %d looks after the last pass", sum(map(len, self.looks.values())))

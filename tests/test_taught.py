@@ -1,0 +1,125 @@
+"""The taught skin: templates cut from exactly read frames read the next frames, or hand them back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.board import Board, Cell
+from bot.game import Game
+from bot.geometry import Geometry
+from bot.render import render_screen
+from bot.vision.read import generic_skin, read_board
+from bot.vision.taught import TAUGHT, TaughtSkin, reduce_board
+
+SCREEN = (640, 480)
+
+
+def shot(
+    board: Board, skin: str = "classic", scale: float = 1.25, cursor=None, origin=(20, 30)
+) -> tuple[np.ndarray, Geometry]:
+    return render_screen(
+        board, skin, scale, screen_size=SCREEN, origin=origin, seed=3, clutter=False, cursor_at=cursor
+    )
+
+
+def game_frames(seed: int, moves: int = 12) -> list[Board]:
+    """Successive boards of one game: a first opening, then safe cells opened one by one."""
+    game = Game(9, 9, 10, rule="zero", seed=seed)
+    game.open((4, 4))
+    layout = game.layout
+    assert layout is not None
+    rng = np.random.default_rng(seed)
+    frames = [game.board.copy()]
+    for _ in range(moves):
+        covered = [cell for cell in game.board.covered() if not layout[cell]]
+        if not covered:
+            break
+        game.open(covered[int(rng.integers(len(covered)))])
+        frames.append(game.board.copy())
+    return frames
+
+
+@pytest.mark.parametrize(("skin", "scale"), [("classic", 1.25), ("winemine", 1.5), ("xdemineur", 1.0)])
+def test_a_game_is_read_from_its_own_frames_and_never_misread(skin: str, scale: float) -> None:
+    taught, fast = TaughtSkin(), 0
+    frames = game_frames(seed=7)
+    for board in frames:
+        image, geometry = shot(board, skin, scale)
+        reading = taught.read(image, geometry)
+        if reading is None:  # the skinless reader's turn: its exact reading (the truth here) teaches
+            taught.learn(image, geometry, board.cells)
+            assert taught.read(image, geometry) is not None, "a frame just taught reads from its templates"
+        else:
+            fast += 1
+            assert reading.skin_name == TAUGHT
+            np.testing.assert_array_equal(reading.states, board.cells)
+    assert fast >= len(frames) // 2
+
+
+def test_a_state_never_taught_hands_the_frame_back() -> None:
+    taught = TaughtSkin()
+    before = Board.from_text("1..\n11.\n01.", mines=2)
+    image, geometry = shot(before)
+    taught.learn(image, geometry, before.cells)
+    for text in ("1..\n12.\n01.", "1F.\n11.\n01.", "13.\n11.\n01."):
+        after = Board.from_text(text, mines=3)
+        image, geometry = shot(after)
+        assert taught.read(image, geometry) is None, text
+
+
+def test_a_pointer_over_a_cell_hands_the_frame_back_or_reads_it_right() -> None:
+    board = Board.from_text("1..\n11.\n01.", mines=2)
+    taught = TaughtSkin()
+    image, geometry = shot(board)
+    taught.learn(image, geometry, board.cells)
+    for cell in [(0, 0), (1, 1), (2, 0)]:
+        x, y = geometry.cell_center(cell)
+        image, geometry = shot(board, cursor=(round(x), round(y)))
+        reading = taught.read(image, geometry)
+        assert reading is None or np.array_equal(reading.states, board.cells)
+
+
+def test_another_cell_size_or_a_cut_board_is_not_read() -> None:
+    board = Board.from_text("1..\n11.\n01.", mines=2)
+    taught = TaughtSkin()
+    image, geometry = shot(board)
+    taught.learn(image, geometry, board.cells)
+    bigger, at = shot(board, scale=1.5)
+    assert taught.read(bigger, at) is None
+    assert reduce_board(image[:, : round(geometry.left) + 10], geometry) is None
+
+
+def test_a_moved_board_is_still_read() -> None:
+    board = Board.from_text("1..\n11.\n01.", mines=2)
+    taught = TaughtSkin()
+    image, geometry = shot(board)
+    taught.learn(image, geometry, board.cells)
+    moved, at = shot(board, origin=(57, 41))
+    reading = taught.read(moved, at)
+    assert reading is not None
+    np.testing.assert_array_equal(reading.states, board.cells)
+
+
+def test_read_board_with_no_skin_goes_through_the_templates_once_taught() -> None:
+    skin = generic_skin()
+    frames = game_frames(seed=11, moves=4)
+    names = []
+    for board in frames:
+        image, geometry = shot(board)
+        reading = read_board(image, geometry, skin, 10)
+        assert reading.board == Board(board.cells, 10)
+        names.append(reading.cells.skin_name)
+    assert names[0].startswith("generic") and names[0] != TAUGHT
+    assert TAUGHT in names[1:]
+
+
+def test_learning_keeps_at_most_a_few_looks_per_state() -> None:
+    taught = TaughtSkin()
+    rng = np.random.default_rng(1)
+    board = Board.from_text("...\n...\n...")
+    image, geometry = shot(board)
+    for _ in range(12):  # noise: every frame a new look of the covered state
+        noisy = np.clip(image.astype(int) + rng.integers(-60, 60, image.shape), 0, 255).astype(np.uint8)
+        taught.learn(noisy, geometry, board.cells)
+    assert 1 <= len(taught.looks[Cell.COVERED]) <= 8
