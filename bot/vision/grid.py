@@ -55,6 +55,8 @@ TYPICAL_STRIPS = 8
 """Rows (columns) sampled for the board's typical grid-line strength."""
 CROP_CELLS = 10
 """How far (in cells) beyond its faces a board is looked at: opened areas with no faces of their own."""
+CROP_WIDENINGS = 2
+"""Times the crop is widened around a board that reaches its edge."""
 STRIP_SHARE = 0.5
 """Share of a row's (column's) cells that must show the board's structure for it to be part of it."""
 SEAM_SHARE = 0.25
@@ -506,15 +508,35 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: Boxes) -> None:
 
 
 def _fit_crop(gray: np.ndarray, faces: Boxes) -> GridFit | None:
-    """:func:`_fit_group` on the part of the screenshot within :data:`CROP_CELLS` cells of the faces."""
-    pitch = float(np.median(np.maximum(faces.w, faces.h))) * 1.5
-    margin = CROP_CELLS * pitch
+    """:func:`_fit_group` on the part of the screenshot within :data:`CROP_CELLS` cells of the faces,
+    widened around the board found while that board reaches the crop's edge (a few faces in one
+    corner of a mostly opened board grow a board larger than the faces' surroundings)."""
+    margin = CROP_CELLS * float(np.median(np.maximum(faces.w, faces.h))) * 1.5
     h, w = gray.shape
-    x0, y0 = max(int(faces.x.min() - margin), 0), max(int(faces.y.min() - margin), 0)
-    x1, y1 = min(int((faces.x + faces.w).max() + margin), w), min(int((faces.y + faces.h).max() + margin), h)
-    local = Boxes(faces.x - x0, faces.y - y0, faces.w, faces.h)
-    fit = _fit_group(np.ascontiguousarray(gray[y0:y1, x0:x1]), local)
-    return None if fit is None else replace(fit, geometry=fit.geometry.offset(x0, y0))
+    box = (faces.x.min(), faces.y.min(), (faces.x + faces.w).max(), (faces.y + faces.h).max())
+    for _ in range(CROP_WIDENINGS + 1):
+        x0, y0 = max(int(box[0] - margin), 0), max(int(box[1] - margin), 0)
+        x1, y1 = min(int(box[2] + margin), w), min(int(box[3] + margin), h)
+        local = Boxes(faces.x - x0, faces.y - y0, faces.w, faces.h)
+        fit = _fit_group(np.ascontiguousarray(gray[y0:y1, x0:x1]), local)
+        if fit is None:
+            return None
+        g = fit.geometry
+        r = g.region()
+        near_x, near_y = 2 * g.pitch_x, 2 * g.pitch_y
+        at_edge = (
+            (x0 > 0 and r.left - near_x < 0)
+            or (y0 > 0 and r.top - near_y < 0)
+            or (x1 < w and r.right + near_x > x1 - x0)
+            or (y1 < h and r.bottom + near_y > y1 - y0)
+        )
+        fit = replace(fit, geometry=g.offset(x0, y0))
+        if not at_edge:
+            return fit
+        r = fit.geometry.region()
+        box = (r.left, r.top, r.right, r.bottom)
+        margin = CROP_CELLS * max(g.pitch_x, g.pitch_y)
+    return fit
 
 
 def _fit_group(gray: np.ndarray, faces: Boxes) -> GridFit | None:
