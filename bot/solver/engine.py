@@ -243,32 +243,44 @@ def _backtrack(
     return counts, {k: [row[inv[g]] for g in range(n)] for k, row in sums.items()}
 
 
+@dataclass(frozen=True)
+class TrackedCount:
+    """A problem counted once, split by how many mines its *tracked* groups hold (:func:`count_tracked`)."""
+
+    groups: tuple[tuple[int, ...], ...]
+    tracked: tuple[int, ...]
+    """The numbers of mines in the tracked groups that some solution has, ascending (one row each)."""
+    counts: np.ndarray
+    """``counts[i, k]``: solutions with ``tracked[i]`` mines in the tracked groups, ``k`` in all (float64)."""
+    mines: np.ndarray
+    """``mines[i, k, g]``: over those solutions, the mines in group ``g`` (summed, x weight)."""
+    free: np.ndarray
+    """``free[i, k, g]``: over those solutions, the mine-free cells in group ``g``."""
+
+
 def count_tracked(
     groups: tuple[tuple[int, ...], ...], cons: list[tuple[list[int], int]], tracked: list[bool], budget: int
-) -> dict[int, RegionCount] | None:
-    """Count a problem once, split by the mines in the ``tracked`` groups: ``{mines there: count}``.
-
-    Each :class:`RegionCount` is the count of the problem with that many mines in the tracked
-    groups (only the numbers of mines with a solution appear). None past ``budget`` nodes.
-    """
+) -> TrackedCount | None:
+    """Count a problem once, by its mine total and the mines in the ``tracked`` groups (None past budget)."""
     sizes = [len(g) for g in groups]
     big = sum(sizes) + 1
     try:
         counts, sums = _backtrack(sizes, cons, budget, [1 + big if t else 1 for t in tracked])
     except _Overflow:
         return None
-    split: dict[int, dict[int, int]] = {}
-    for key, count in counts.items():
-        v, k = divmod(key, big)
-        split.setdefault(v, {})[k] = count
-    n = len(sizes)
-    out = {}
-    for v in sorted(split):
-        by_k = split[v]
-        rows = range(max(by_k) + 1)
-        count_list = [by_k.get(k, 0) for k in rows]
-        sum_list = [sums.get(k + v * big, [0] * n) for k in rows]
-        out[v] = RegionCount(groups, *_as_floats(sizes, count_list, sum_list))
+    keys = sorted(counts)
+    if not keys:
+        nothing = np.zeros((0, 1, len(sizes)))
+        return TrackedCount(groups, (), np.zeros((0, 1)), nothing, nothing)
+    values = sorted({key // big for key in keys})
+    row = {v: i for i, v in enumerate(values)}
+    at = ([row[key // big] for key in keys], [key % big for key in keys])
+    shape = (len(values), max(at[1]) + 1)
+    found = [counts[key] for key in keys]
+    out = TrackedCount(
+        groups, tuple(values), np.zeros(shape), np.zeros((*shape, len(sizes))), np.zeros((*shape, len(sizes)))
+    )
+    out.counts[at], out.mines[at], out.free[at] = _as_floats(sizes, found, [sums[key] for key in keys])
     return out
 
 
@@ -279,9 +291,9 @@ def _as_floats(sizes: list[int], counts: list, sums: list) -> tuple[np.ndarray, 
     ]
     shape = (len(counts), len(sizes))
     return (
-        np.array([float(c) for c in counts]),
-        np.array([[float(x) for x in row] for row in sums]).reshape(shape),
-        np.array([[float(x) for x in row] for row in free_int]).reshape(shape),
+        np.array(counts, dtype=float),
+        np.array(sums, dtype=float).reshape(shape),
+        np.array(free_int, dtype=float).reshape(shape),
     )
 
 
@@ -427,7 +439,7 @@ def log_weight(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> f
         assert rc is not None
         everything = np.convolve(everything, rc.poly)
         scale += rc.log_scale
-    top, off_weight = _off_weights(n_off, mines_left, len(everything))
+    top, off_weight = off_weights(n_off, mines_left, len(everything))
     weight = float(everything @ off_weight) if math.isfinite(top) else 0.0
     if weight <= 0:
         rc_cell = next(iter(know.cell_cons), next(iter(know.covered), 0))
@@ -460,7 +472,7 @@ def _log_comb(n: int, left: int, length: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=4096)
-def _off_weights(n: int, left: int, length: int) -> tuple[float, np.ndarray]:
+def off_weights(n: int, left: int, length: int) -> tuple[float, np.ndarray]:
     """(top, ``exp(log C(n, left - f) - top)``): the off-frontier weights, scaled; cached (read-only).
 
     ``top`` is the largest log weight (-inf when none is possible, and the weights are then 0).
@@ -523,7 +535,7 @@ def weigh(
     suffix.reverse()
     everything = prefix[-1]
     f = np.arange(len(everything))
-    top, off_weight = _off_weights(n_off, mines_left, len(everything))
+    top, off_weight = off_weights(n_off, mines_left, len(everything))
     terms = everything * off_weight
     weight = float(terms.sum())
     if weight == 0:

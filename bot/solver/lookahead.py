@@ -17,9 +17,21 @@ below 1 (1.0 when a cell is certain safe, whether the cheap rules or the count p
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from bot.solver.engine import Probabilities, RegionCount, count_region, count_tracked, split_regions, weigh
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from bot.solver.engine import (
+    Probabilities,
+    RegionCount,
+    TrackedCount,
+    count_region,
+    count_tracked,
+    off_weights,
+    split_regions,
+)
 from bot.solver.rules import COVERED, FLAG, Knowledge
 
 JOINT_NODES = 20_000
@@ -94,7 +106,7 @@ def value_outcomes(
             by_sig.setdefault((tuple(sorted(cell_cons.get(x, ()))), x in tracked), []).append(x)
     groups = sorted(tuple(sorted(xs)) for xs in by_sig.values())
     index = {x: g for g, xs in enumerate(groups) for x in xs}
-    joint = []
+    numbers_g = []
     for c in numbers:
         gs = sorted({index[x] for x in cons[c][0] if x != j})
         need = cons[c][1]
@@ -102,23 +114,69 @@ def value_outcomes(
             if need:
                 return {}  # j cannot be safe
             continue
-        joint.append((gs, need))
+        numbers_g.append((gs, need))
     in_tracked = [groups[g][0] in tracked for g in range(len(groups))]
-    by_value = count_tracked(tuple(groups), joint, in_tracked, node_budget)
-    if by_value is None:
+    joint = count_tracked(tuple(groups), numbers_g, in_tracked, node_budget)
+    if joint is None:
         return None
+    if not joint.tracked:
+        return {}  # no arrangement has j safe
     others = [rc for r, rc in enumerate(base.counted) if r not in touched]
     n_off = len(base.off) - sum(1 for x in (j, *unknown) if x in base.off)
+    return _outcomes(others, joint, n_off, base.mines_left, base.known_safe, shown)
+
+
+def _outcomes(
+    others: list[RegionCount], joint: TrackedCount, n_off: int, mines_left: int, known_safe: bool, shown: int
+) -> dict[int, tuple[float, float]]:
+    """Per value: (log weight, best safety) of the board, with ``joint`` split by its tracked mines.
+
+    The same sums :func:`bot.solver.engine.weigh` forms for one position, for every value at once:
+    ``Q`` is the product of the other regions' polynomials, row ``v`` of ``J`` the joint count's.
+    """
+    polys = [rc.poly for rc in others]
+    prefix = [np.ones(1)]
+    for poly in polys:
+        prefix.append(np.convolve(prefix[-1], poly))
+    suffix = [np.ones(1)]
+    for poly in reversed(polys):
+        suffix.append(np.convolve(suffix[-1], poly))
+    suffix.reverse()
+    q = prefix[-1]
+    top_v = joint.counts.max(axis=1)
+    rows = joint.counts / top_v[:, None]
+    length = rows.shape[1]
+    size = length + len(q) - 1
+    padded = np.concatenate([np.zeros(length - 1), q, np.zeros(length - 1)])
+    everything = rows @ sliding_window_view(padded, size)[::-1]  # row v: convolve(q, rows[v])
+    top, off_weight = off_weights(n_off, mines_left, size)
+    terms = everything * off_weight
+    weight = terms.sum(axis=1)
+    scale = sum(rc.log_scale for rc in others) + top
+    # per group: (mines, free) summed over every arrangement, one row per value
+    both = np.concatenate([joint.mines, joint.free], axis=2) / top_v[:, None, None]
+    parts = [np.correlate(off_weight, q, "valid") @ both]
+    for r, rc in enumerate(others):
+        around = np.correlate(off_weight, np.convolve(prefix[r], suffix[r + 1]), "valid")
+        parts.append((rows @ sliding_window_view(around, length).T) @ rc.both)
+    sizes = [len(joint.groups)] + [len(rc.groups) for rc in others]
+    mines = np.concatenate([p[:, :g] for p, g in zip(parts, sizes, strict=True)], axis=1)
+    free = np.concatenate([p[:, g:] for p, g in zip(parts, sizes, strict=True)], axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prob = mines / (mines + free)
+        prob[free == 0] = 1.0
+        if n_off:
+            f = np.arange(size)
+            off_mines = terms @ (mines_left - f)
+            off_prob = off_mines / (off_mines + terms @ (n_off - mines_left + f))
+            off_prob[off_prob != off_prob] = 1.0
+            prob = np.concatenate([prob, off_prob[:, None]], axis=1)
+    low = np.where(prob < 1.0, prob, np.inf).min(axis=1, initial=np.inf)
+    if known_safe:
+        low[:] = 0.0
     out: dict[int, tuple[float, float]] = {}
-    for v, rc in by_value.items():
-        weighed = weigh([*others, rc], n_off, base.mines_left)
-        if weighed is None:
-            continue
-        log_weight, probs_after, off_prob = weighed
-        rest = [p for _, p in probs_after if p < 1.0]
-        if off_prob is not None and off_prob < 1.0:
-            rest.append(off_prob)
-        if base.known_safe:
-            rest.append(0.0)
-        out[shown + v] = (log_weight, (1.0 - min(rest)) if rest else 1.0)
+    for i, v in enumerate(joint.tracked):
+        if weight[i] > 0:
+            safety = 1.0 - float(low[i]) if low[i] < np.inf else 1.0
+            out[shown + v] = (scale + math.log(top_v[i]) + math.log(float(weight[i])), safety)
     return out
