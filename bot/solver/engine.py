@@ -60,6 +60,7 @@ UNKNOWN_DENSITY = 0.2
 
 _CACHE_SIZE = 4096
 _CACHE: dict[tuple, RegionCount | None] = {}
+_TRACKED: dict[tuple, TrackedCount] = {}
 
 
 @dataclass(frozen=True)
@@ -261,13 +262,30 @@ class TrackedCount:
 def count_tracked(
     groups: tuple[tuple[int, ...], ...], cons: list[tuple[list[int], int]], tracked: list[bool], budget: int
 ) -> TrackedCount | None:
-    """Count a problem once, by its mine total and the mines in the ``tracked`` groups (None past budget)."""
+    """Count a problem once, by its mine total and the mines in the ``tracked`` groups (None past budget).
+
+    Cached like :func:`count_region`: a candidate whose neighbourhood the last move did not touch is
+    not counted again on the next guess.
+    """
+    key = (groups, tuple((tuple(gs), need) for gs, need in cons), tuple(tracked))
+    if key in _TRACKED:
+        return _TRACKED[key]
     sizes = [len(g) for g in groups]
     big = sum(sizes) + 1
     try:
         counts, sums = _backtrack(sizes, cons, budget, [1 + big if t else 1 for t in tracked])
     except _Overflow:
         return None
+    if len(_TRACKED) >= _CACHE_SIZE:
+        del _TRACKED[next(iter(_TRACKED))]
+    _TRACKED[key] = out = _split_tracked(groups, sizes, big, counts, sums)
+    return out
+
+
+def _split_tracked(
+    groups: tuple[tuple[int, ...], ...], sizes: list[int], big: int, counts: dict, sums: dict
+) -> TrackedCount:
+    """The :class:`TrackedCount` of a backtracking run whose index was ``mines + big x tracked mines``."""
     keys = sorted(counts)
     if not keys:
         nothing = np.zeros((0, 1, len(sizes)))
@@ -281,6 +299,8 @@ def count_tracked(
         groups, tuple(values), np.zeros(shape), np.zeros((*shape, len(sizes))), np.zeros((*shape, len(sizes)))
     )
     out.counts[at], out.mines[at], out.free[at] = _as_floats(sizes, found, [sums[key] for key in keys])
+    for array in (out.counts, out.mines, out.free):
+        array.flags.writeable = False  # (shared through the cache)
     return out
 
 

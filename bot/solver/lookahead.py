@@ -17,11 +17,11 @@ below 1 (1.0 when a cell is certain safe, whether the cheap rules or the count p
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from bot.solver.engine import (
     Probabilities,
@@ -126,6 +126,12 @@ def value_outcomes(
     return _outcomes(others, joint, n_off, base.mines_left, base.known_safe, shown)
 
 
+@functools.lru_cache(maxsize=1024)
+def _hankel(rows: int, cols: int) -> np.ndarray:
+    """Indices ``i + j`` (``rows`` x ``cols``): ``a[_hankel(r, c)]`` lays out the windows of ``a``."""
+    return np.add.outer(np.arange(rows), np.arange(cols))
+
+
 def _outcomes(
     others: list[RegionCount], joint: TrackedCount, n_off: int, mines_left: int, known_safe: bool, shown: int
 ) -> dict[int, tuple[float, float]]:
@@ -148,7 +154,7 @@ def _outcomes(
     length = rows.shape[1]
     size = length + len(q) - 1
     padded = np.concatenate([np.zeros(length - 1), q, np.zeros(length - 1)])
-    everything = rows @ sliding_window_view(padded, size)[::-1]  # row v: convolve(q, rows[v])
+    everything = rows @ padded[_hankel(length, size)[::-1]]  # row v: convolve(q, rows[v])
     top, off_weight = off_weights(n_off, mines_left, size)
     terms = everything * off_weight
     weight = terms.sum(axis=1)
@@ -158,7 +164,7 @@ def _outcomes(
     parts = [np.correlate(off_weight, q, "valid") @ both]
     for r, rc in enumerate(others):
         around = np.correlate(off_weight, np.convolve(prefix[r], suffix[r + 1]), "valid")
-        parts.append((rows @ sliding_window_view(around, length).T) @ rc.both)
+        parts.append((rows @ around[_hankel(len(rc.poly), length)].T) @ rc.both)
     sizes = [len(joint.groups)] + [len(rc.groups) for rc in others]
     mines = np.concatenate([p[:, :g] for p, g in zip(parts, sizes, strict=True)], axis=1)
     free = np.concatenate([p[:, g:] for p, g in zip(parts, sizes, strict=True)], axis=1)
