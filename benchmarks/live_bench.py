@@ -119,14 +119,33 @@ class LiveReport:
     new_game_way: str = ""
     """How the bot started its new games (``face``, ``F2``, ``restart`` = the harness's restart hook)."""
     mines_given: int | None = None
-    """The mine count given to the bot (as ``--mines``) on a board of no standard size, else None:
-    the bot takes the standard level's count."""
+    """The mine count given to the bot (as ``--mines``, with ``--give-mines``) on a board of no standard
+    size, else None: the bot takes the standard level's count, or reads the client's mine counter."""
+    mine_sources: list[str] = field(default_factory=list)
+    """Where each game's mine total came from (given, standard level, the client's mine counter)."""
+    wrong_mines: int = 0
+    """Games the bot played with a mine total other than the client's."""
     interrupted: str = ""
     """Why the run stopped before its last game (Ctrl-C, the fail-safe), else empty."""
 
-    def add(self, index: int, result: GameResult, outcome: str, outside: list[str]) -> None:
-        """Record one game: the bot's result, the client's own outcome, clicks outside the board."""
+    def add(
+        self,
+        index: int,
+        result: GameResult,
+        outcome: str,
+        outside: list[str],
+        mines: tuple[int, str] = (0, ""),
+    ) -> None:
+        """Record one game: the bot's result, the client's own outcome, clicks outside the board, and
+        ``mines``: the client's mine total and where the bot's came from."""
         self.games += 1
+        self.mine_sources.append(mines[1])
+        played = result.board.rpartition("/")[2]
+        if played.isdigit() and int(played) != mines[0]:
+            self.wrong_mines += 1
+            self.errors.append(
+                f"game {index}: played with {played} mines ({mines[1]}), the client has {mines[0]}"
+            )
         self.clicks_outside += len(outside)
         self.errors.extend(f"game {index}: {text}" for text in outside)
         self.statuses.append(result.status)
@@ -174,6 +193,8 @@ class LiveReport:
             "crashes": self.crashes,
             "interrupted": self.interrupted,
             "mines_given": self.mines_given,
+            "mine_sources": self.mine_sources,
+            "wrong_mines": self.wrong_mines,
             "new_game_way": self.new_game_way,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
@@ -193,7 +214,8 @@ class LiveReport:
             f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops} (crashes {self.crashes}); "
             f"clicks outside the board: {self.clicks_outside}; re-reads: {self.rereads}; "
             f"window moves: {self.moves_of_window}, relocations: {self.relocations}; "
-            f"new games by: {self.new_game_way or '-'}",
+            f"new games by: {self.new_game_way or '-'}; mine totals from: "
+            f"{', '.join(sorted(set(self.mine_sources) - {''})) or '-'} ({self.wrong_mines} wrong)",
             f"game time: mean {d['mean_game_s'] or 0:.2f} s; wins: mean {d['mean_win_s'] or 0:.2f} s, "
             f"best {d['best_win_s'] or 0:.2f} s",
             "per move ms p50/p99: " + ", ".join(f"{s} {d[s + '_ms_p50']}/{d[s + '_ms_p99']}" for s in STEPS),
@@ -227,8 +249,10 @@ def run(
     look: Look | None = None,
     skin: str | None = None,
     move_every: int = 0,
+    give_mines: bool = False,
 ) -> LiveReport:
-    """Play ``games`` games; ``move_every`` > 0 moves the client's window after every that many moves."""
+    """Play ``games`` games; ``move_every`` > 0 moves the client's window after every that many moves;
+    ``give_mines`` gives the mine total of a board of no standard size (else the bot reads the counter)."""
     lv = find_level(level)
     look = look or Look()
     with VirtualDisplay(*screen_for(client_name, look.tile, look.zoom)) as vd:
@@ -239,7 +263,7 @@ def run(
         if client_name == "jsminesweeper":
             report.level += f" tile {look.tile} zoom {look.zoom:g}"
         with client, MssCapture(display=vd.display) as capture, CheckedInput() as mouse:
-            if standard_mines(client.rows, client.cols) is None:  # as --mines: the counter is not read yet
+            if give_mines and standard_mines(client.rows, client.cols) is None:  # as --mines
                 report.mines_given = client.mines
             options = PlayOptions(
                 mines=report.mines_given,
@@ -267,7 +291,7 @@ def run(
                     report.crashes += 1
                     client.restart()
                 outcome = client_outcome(client)
-                report.add(index, result, outcome, mouse.outside)
+                report.add(index, result, outcome, mouse.outside, (client.mines, player.mines_source))
                 mouse.outside.clear()
                 progress.update(1)
             progress.close()
@@ -320,6 +344,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--verbose", action="store_true", help="log what the bot does (re-reads, recoveries)")
     parser.add_argument("--flags", action="store_true", help="flag certain mines and chord (as play --flags)")
+    parser.add_argument(
+        "--give-mines",
+        action="store_true",
+        help="give the mine total of a board of no standard size (as --mines) instead of reading the counter",
+    )
     args = parser.parse_args(argv)
     exit_on_sigterm()
     if args.verbose:
@@ -334,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         Look(args.tile, args.zoom),
         args.skin,
         args.move_every,
+        args.give_mines,
     )
     print(report.format())
     if args.json:

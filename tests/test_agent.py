@@ -23,7 +23,7 @@ from bot.agent.ending import judge_end
 from bot.board import Board, Cell
 from bot.capture import CaptureBackend
 from bot.cli import main
-from bot.errors import AbortedError, MinebotError
+from bot.errors import AbortedError, MinebotError, RecognitionError
 from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Region
 from bot.mock import Disturbances, SimClient
@@ -561,13 +561,13 @@ SIX_KEEP_COVERED = {(0, 0), (0, 1), (4, 5)}
 (0, 0)/(1, 0) still need a guess: the first 6 of a skin that never saw one, met mid-game."""
 
 
-def six_game(tmp_path, **options):
+def six_game(tmp_path, scale: float = 1.0, **options):
     from bot.game import Game
     from bot.vision.cases import skin_without
     from bot.vision.read import load_cached
 
     skin = skin_without(load_cached("classic"), Cell.SIX, tmp_path / "no-six")
-    client = SimClient("7x8/20", rule="none", screen_size=(640, 480), clutter=False)
+    client = SimClient("7x8/20", rule="none", screen_size=(640, 480), clutter=False, scale=scale)
     mask = np.zeros((7, 8), dtype=bool)
     mask[tuple(np.array(SIX_LAYOUT).T)] = True
     client.game = Game(7, 8, 20, rule="none", layout=mask)
@@ -597,6 +597,36 @@ def test_an_unseen_state_not_learned_stops_with_how_to_teach_it(tmp_path):
         and f"--update {skin.name}" in result.error
         and "minebot calibrate" in result.error
     )
+    assert client.clicks == result.clicks == 1  # the safe (4, 5), then nothing on the unread 6
+
+
+def test_with_no_skin_a_state_the_reader_cannot_name_is_learned_when_the_board_forces_it(
+    tmp_path, monkeypatch
+):
+    """The skinless reader refuses every frame with a 6 while cells are covered (as it refuses a glyph
+    whose count it cannot check); the templates this game's exact frames taught read every other
+    cell, and the board forces the 6."""
+    import bot.vision.read as read
+
+    real = read.read_cells
+
+    def no_six(image, geometry, model=None):
+        cells = real(image, geometry, model)
+        if (cells.states == Cell.SIX).any() and (cells.states == Cell.COVERED).any():
+            cell = tuple(int(v) for v in np.argwhere(cells.states == Cell.SIX)[0])
+            raise RecognitionError(f"cell {cell} cannot be named (a test reader that knows no 6)", cell=cell)
+        return cells
+
+    monkeypatch.setattr(read, "read_cells", no_six)
+    client, _, player = six_game(tmp_path, scale=2.0)  # the grid finder wants more than 7x8 cells of 16 px
+    player.options.skin = "generic"
+    result = player.play_game()
+    assert result.error is None and result.status in ("won", "lost") and result.learned == ["6"]
+    assert client.history[0].cell == (4, 5) and all_clicks_on_board_or_face(client)
+    client, _, player = six_game(tmp_path / "again", scale=2.0, learn=False)
+    player.options.skin = "generic"
+    result = player.play_game()
+    assert result.status == "error" and "minebot calibrate" in result.error and "--update" not in result.error
     assert client.clicks == result.clicks == 1  # the safe (4, 5), then nothing on the unread 6
 
 

@@ -632,10 +632,17 @@ class Player:
         self, kind: type[MinebotError], problem: Problem, detail: str, teach: bool = False
     ) -> MinebotError:
         """The error that ends a game, with the frame saved and how to teach a state never seen."""
+        from bot.vision.read import is_generic
+
         image = problem.image if problem.image is not None else self.capture.grab(None)
         path = self._save(image, f"minebot-misread-{int(time.time())}.png")
         how = ""
-        if teach and self.skin is not None:
+        if teach and self.skin is not None and (self._fell_back or is_generic(self.skin)):
+            how = (
+                ". If the client shows a cell state the reader cannot name, make a skin for this client "
+                f"from the frame: minebot calibrate {path}"
+            )
+        elif teach and self.skin is not None:
             how = (
                 f". If the client shows a cell state skin {self.skin.name!r} has not seen, teach it: "
                 f"minebot calibrate {path} --update {self.skin.name}"
@@ -652,8 +659,8 @@ class Player:
         from bot.vision.read import is_generic
 
         assert self.skin is not None
-        if is_generic(self.skin):
-            return "reading with no skin: there are no templates to learn into", False
+        if self._fell_back or is_generic(self.skin):
+            return self._learn_taught(image, previous)
         geometry = self._region_geometry()
         cells = classify_cells(image, geometry, self.skin)
         unreadable = cells.uncertain()
@@ -672,6 +679,39 @@ class Player:
         )
         if self.options.save_learned:
             save_learned(learned.skin, learned.templates)
+        return "", True
+
+    def _learn_taught(self, image: np.ndarray, previous: Board | None) -> tuple[str, bool]:
+        """:meth:`_learn` when the board is read with no skin: the cells the templates taught by this
+        game's exact readings (:mod:`bot.vision.taught`) cannot read are learned into them when the
+        board forces their states (in memory: the skinless reader has no folder to save into)."""
+        from bot.vision.read import taught_skin
+
+        stand_in = self._generic if self._fell_back else self.skin
+        assert stand_in is not None
+        taught = taught_skin(stand_in)
+        seen = taught.classify(image, self._region_geometry())
+        if seen is None:
+            return "no exact reading of this board has taught templates to learn into yet", False
+        reduced, cells = seen
+        unreadable = cells.uncertain()
+        new_look = previous is not None and all(previous[cell] == Cell.COVERED for cell in unreadable)
+        if not self.options.learn:
+            return "learning is off", new_look
+        skin = taught.skin()
+        assert skin is not None
+        learned = learn_unseen(
+            reduced.board, reduced.geometry, skin, cells.states, unreadable, previous, self.mines
+        )
+        if isinstance(learned, str):
+            LOGGER.info("not learned: %s", learned)
+            return learned, new_look
+        taught.add(learned.templates)
+        states = sorted(state.char for state in learned.templates)
+        self.learned.extend(states)
+        LOGGER.warning(
+            "learned cell state(s) %s from the board's logic at %s", ", ".join(states), learned.cells
+        )
         return "", True
 
     def _inconsistency(self, previous: Board | None, sight: Sight, clicked: Iterable[Coord]) -> str:

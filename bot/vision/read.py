@@ -148,11 +148,17 @@ def _wants_generic(skin: Skin | str) -> bool:
     return skin == GENERIC if isinstance(skin, str) else is_generic(skin)
 
 
+def taught_skin(skin: Skin) -> TaughtSkin:
+    """The templates exact readings with the skinless reader's stand-in ``skin`` taught (one per
+    stand-in, so one game's reader, or one session's, grows its own)."""
+    return per_skin(skin, "taught skin", lambda _: TaughtSkin())
+
+
 def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
     """Every cell read with no skin: from the templates earlier exact readings taught when every cell
     matches one surely (:mod:`bot.vision.taught`, ~1 ms), else by the skinless reader, reusing (and
     growing) the model learnt by earlier frames; its exact reading teaches the templates."""
-    taught = per_skin(skin, "taught skin", lambda _: TaughtSkin())
+    taught = taught_skin(skin)
     fast = taught.read(image, geometry)
     if fast is not None:
         return fast

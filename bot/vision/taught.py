@@ -67,9 +67,17 @@ SAMPLE_STEP = 2.0
 counts towards its feature block, so no stroke that tells two states apart falls between samples."""
 
 
-def reduce_board(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, Geometry] | None:
-    """The board at ``FEATURE_SIZE`` pixels per cell and that board's geometry, or None when the board
-    is not wholly on ``image``.
+@dataclass(frozen=True, eq=False)
+class Reduced:
+    """A board at ``FEATURE_SIZE`` pixels per cell (what the templates are cut from and read on)."""
+
+    board: np.ndarray
+    geometry: Geometry
+    """The cells' geometry on ``board``: ``FEATURE_SIZE`` pitch from (0, 0)."""
+
+
+def reduce_board(image: np.ndarray, geometry: Geometry) -> Reduced | None:
+    """The board at ``FEATURE_SIZE`` pixels per cell, or None when the board is not wholly on ``image``.
 
     Sampled bilinearly at most ``SAMPLE_STEP`` pixels apart, then averaged down by a whole factor: about
     an area average (what :func:`bot.vision.classify.board_crop` does), at a tenth of its cost for a
@@ -85,7 +93,7 @@ def reduce_board(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, Geo
     fine = cv2.resize(crop, (cols * size * factor, rows * size * factor), interpolation=cv2.INTER_LINEAR)
     if factor > 1:
         fine = cv2.resize(fine, (cols * size, rows * size), interpolation=cv2.INTER_AREA)
-    return fine, Geometry(0, 0, size, size, rows, cols)
+    return Reduced(fine, Geometry(0, 0, size, size, rows, cols))
 
 
 def cell_blocks(board: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -133,23 +141,40 @@ class TaughtSkin:
             )
         return self._skin
 
-    def _classify(self, board: np.ndarray, at: Geometry) -> CellReading | None:
-        """A reduced board (``at``: its geometry) classified against the looks, or None with none."""
+    def _classify(self, reduced: Reduced) -> CellReading | None:
+        """A reduced board classified against the looks (uncertain cells marked), or None with none."""
         skin = self.skin()
         if skin is None:
             return None
-        return classify_cells(board, at, skin, max_distance=MAX_DISTANCE, colours=None)
+        return classify_cells(reduced.board, reduced.geometry, skin, max_distance=MAX_DISTANCE, colours=None)
+
+    def classify(self, image: np.ndarray, geometry: Geometry) -> tuple[Reduced, CellReading] | None:
+        """The board reduced and classified against the looks, uncertain cells marked; None when nothing
+        was taught at this drawing of the board, or the board is not wholly on ``image``."""
+        if self.geometry is None or not same_drawing(self.geometry, geometry):
+            return None
+        reduced = reduce_board(image, geometry)
+        reading = None if reduced is None else self._classify(reduced)
+        return None if reduced is None or reading is None else (reduced, reading)
 
     def read(self, image: np.ndarray, geometry: Geometry) -> CellReading | None:
         """Every cell read from the templates, when each matches one surely and the reading is a
         possible position; else None (the frame is for the skinless reader)."""
-        if self.geometry is None or not same_drawing(self.geometry, geometry):
+        seen = self.classify(image, geometry)
+        if seen is None:
             return None
-        reduced = reduce_board(image, geometry)
-        reading = None if reduced is None else self._classify(*reduced)
-        if reading is None or reading.uncertain_mask().any() or logic_problem(reading.states) is not None:
+        reading = seen[1]
+        if reading.uncertain_mask().any() or logic_problem(reading.states) is not None:
             return None
         return replace(reading, geometry=geometry, skin_name=TAUGHT)
+
+    def add(self, templates: dict[Cell, np.ndarray]) -> None:
+        """Take the looks of states none was taught for, cut from a :class:`Reduced` board (what the
+        board's logic forced, :func:`bot.agent.learning.learn_unseen`)."""
+        for state, look in templates.items():
+            if state not in self.looks:
+                self.looks[state] = [np.ascontiguousarray(look)]
+                self._skin = None
 
     def learn(self, image: np.ndarray, geometry: Geometry, states: np.ndarray) -> None:
         """Add the looks an exact reading ``states`` of ``image`` shows and the templates do not read
@@ -159,9 +184,9 @@ class TaughtSkin:
         reduced = reduce_board(image, geometry)
         if reduced is None:
             return
-        blocks = cell_blocks(reduced[0], geometry.rows, geometry.cols)
+        blocks = cell_blocks(reduced.board, geometry.rows, geometry.cols)
         for _ in range(len(Cell) * MAX_LOOKS):
-            reading = self._classify(*reduced)
+            reading = self._classify(reduced)
             misfit = np.ones(states.shape, bool)
             if reading is not None:
                 misfit = (reading.states != states) | reading.uncertain_mask()
