@@ -76,6 +76,7 @@ class Knowledge:
         "reason",
         "flags",
         "_dirty",
+        "_seen",
     )
 
     def __init__(self, rows: int, cols: int, cells: list[int]) -> None:
@@ -88,6 +89,8 @@ class Knowledge:
         self.reason: dict[int, str] = {}
         self.flags = 0
         self._dirty: set[int] = set()
+        self._seen: np.ndarray | None = None
+        """The board's cells as last read or advanced to (flat), or None: what :meth:`advance` diffs."""
 
     # -- construction -------------------------------------------------------------------------------
 
@@ -129,6 +132,7 @@ class Knowledge:
         for i in np.flatnonzero((numbers & (around > 0)).ravel()).tolist():
             know._add_constraint(i, [j for j in nbrs[i] if cells[j] == COVERED], need[i])
         know.propagate()
+        know._seen = grid.ravel().copy()
         return know
 
     def advance(self, board: Board) -> bool:
@@ -144,7 +148,7 @@ class Knowledge:
         if board.shape != (self.rows, self.cols):
             return False
         new = board.cells.ravel()
-        old = np.fromiter(self.cells, dtype=np.int8, count=len(self.cells))
+        old = self._seen if self._seen is not None else np.array(self.cells, dtype=new.dtype)
         changed = np.flatnonzero(new != old).tolist()
         if not changed:
             return True
@@ -154,23 +158,23 @@ class Knowledge:
             return False
         cells, known = self.cells, self.known
         try:
-            for j, v in zip(changed, values, strict=True):
+            for j, v in pairs:
+                mine = known.get(j)
                 if v == FLAG:
-                    if known.get(j) is False:
+                    if mine is False:
                         return False
-                    if j not in known:
+                    if mine is None:
                         self._settle(j, True, "flag")
                     del known[j], self.reason[j]
                     self.flags += 1
+                elif mine is None:
+                    self._drop(j)
+                elif mine:
+                    return False
                 else:
-                    if known.get(j) is True:
-                        return False
-                    if j not in known:
-                        self._settle(j, False, "revealed")
-                    known.pop(j)
-                    self.reason.pop(j)
+                    del known[j], self.reason[j]
                 cells[j] = v
-                self.covered.discard(j)
+            self.covered.difference_update(changed)
             for j, v in zip(changed, values, strict=True):
                 if v == FLAG:
                     continue
@@ -182,6 +186,7 @@ class Knowledge:
             self.propagate()
         except ContradictionError:
             return False
+        self._seen = new.copy()
         return True
 
     def _open_around(self, cell: int, value: int) -> tuple[list[int], int]:
@@ -216,6 +221,7 @@ class Knowledge:
         new.known = self.known.copy()
         new.reason = self.reason.copy()
         new._dirty = set(self._dirty)
+        new._seen = None
         return new
 
     def reveal(self, cell: int, value: int) -> Knowledge:
@@ -239,6 +245,12 @@ class Knowledge:
         return new
 
     # -- propagation ----------------------------------------------------------------------------------
+
+    def _drop(self, cell: int) -> None:
+        """Take a cell that now shows a number out of every constraint that contains it."""
+        for k in self.cell_cons.pop(cell, ()):
+            self.cons[k][0].discard(cell)
+            self._dirty.add(k)
 
     def _settle(self, cell: int, mine: bool, why: str) -> None:
         """Record a proven cell and remove it from every constraint that contains it."""
