@@ -318,3 +318,29 @@ def test_a_lone_first_number_reads(scale):
     board = Board.from_text("1" + "." * 29 + "\n" + "\n".join(["." * 30] * 15), mines=99)
     image, geometry = render_screen(board, "classic", scale, seed=5, screen_size=(2400, 1400))
     assert read_cells(image, geometry).board(99).to_text() == board.to_text()
+
+
+GENERIC_DATA = REPO / "tests" / "data" / "generic"
+
+
+@pytest.mark.parametrize("name", ["js_z100_navy4", "js_z150_navy4"])
+def test_a_bold_four_on_a_board_with_no_five_reads(name):
+    """JSMinesweeper's bold open 4 was as far from every thin 4 as from a thin 5, and no 5 on the board
+    told them apart by colour: the weight-matched comparison rules the 5 out."""
+    png = GENERIC_DATA / f"{name}.png"
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    assert (
+        read_cells(cv2.imread(str(png)), capture_geometry(png, truth)).board(None).to_text()
+        == truth.to_text()
+    )
+
+
+def test_bold_references_span_thin_to_bold_strokes():
+    from bot.vision.glyphs import BOLDEST, references, stroke_weight
+
+    digits, _, _, weights = references(bold=True)
+    assert set(digits.tolist()) == set(range(1, 9))
+    assert np.exp(weights).max() <= BOLDEST + 0.02 and np.exp(weights).min() < 0.12
+    bar = np.zeros((40, 40), bool)
+    bar[:, 10:18] = True  # a stroke 8 wide, 40 long
+    assert stroke_weight(bar) == pytest.approx(8 / 40, rel=0.15)

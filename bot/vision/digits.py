@@ -3,7 +3,8 @@
 Why: a font minebot has never seen comes near its reference shapes, but not always near *one* of them
 (an open 4 sits between a 4 and a 1). A fixed "near enough" limit then either refuses most boards or
 risks a misread. Instead every glyph group keeps the digits its shape allows (each within a margin of
-its best, which widens as the best fit gets poorer) and the board decides among them:
+its best, which widens as the best fit gets poorer; when the weight-matched comparison of
+:mod:`bot.vision.glyphs` allows some of those too, only those) and the board decides among them:
 
 1. **Counting bounds.** A number is at least the shown mines around it (a lost board shows them) and at
    most those plus its covered and flagged neighbours; a revealed 0 touches no mine. A group's digit
@@ -74,6 +75,15 @@ def shape_choices(costs: np.ndarray) -> list[int]:
     best = float(costs.min())
     reach = min(best + max(DIGIT_MARGIN, MARGIN_SHARE * best), DIGIT_LOOSE)
     return [int(d) + 1 for d in np.flatnonzero(costs <= reach)]
+
+
+def _allowed(cost: np.ndarray, raw: np.ndarray | None) -> set[int]:
+    """Digits a glyph's shape allows, holes counted; when a hole the glyph shows overturns the shape's
+    own best (``raw``: only missing holes counted), the digits either allows."""
+    digits = set(shape_choices(cost))
+    if raw is not None and raw.argmin() != cost.argmin():
+        digits |= set(shape_choices(raw))
+    return digits
 
 
 def count_bounds(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -182,18 +192,21 @@ def settle_digits(
     mine_like: list[bool],
     inks: np.ndarray | None = None,
     raw: np.ndarray | None = None,
+    weighted: np.ndarray | None = None,
 ) -> Settled:
     """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
     ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours, ``raw``
     their shape distances counting only missing holes: when a hole the glyph shows overturns the
-    shape's own best, the digits either allows stay open) on a board whose other
-    cells are read."""
+    shape's own best, the digits either allows stay open; ``weighted`` their ``(G, 2, 8)`` distances
+    counted both ways against references at each glyph's own stroke weight: a digit both comparisons
+    allow is kept, when there is one) on a board whose other cells are read."""
     inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
     choices: list[list[int]] = []
     for g, cost in enumerate(costs):
-        digits = set(shape_choices(cost))
-        if raw is not None and raw[g].argmin() != cost.argmin():  # holes overturn the shape: both stay open
-            digits |= set(shape_choices(raw[g]))
+        digits = _allowed(cost, raw[g] if raw is not None else None)
+        if weighted is not None:
+            both = digits & _allowed(weighted[g][0], weighted[g][1])
+            digits = both or digits  # the two views disagree: the counts decide among the first's
         by_shape = sorted(digits) + ([MINE] if mine_like[g] else [])
         if not by_shape:
             return Settled(

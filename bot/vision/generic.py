@@ -171,6 +171,9 @@ class Group:
     """``(8,)`` shape distance to each digit 1-8, holes counted (glyph groups)."""
     raw_costs: np.ndarray | None = None
     """The same counting only missing holes: a pinhole blur closed must not decide alone."""
+    weighted: np.ndarray | None = None
+    """``(2, 8)`` both countings against references at the glyph's own stroke weight (a bold glyph
+    is as far from every thin reference: only bold ones still show its notches and bowls)."""
     ink: np.ndarray | None = None
     """Median colour of the glyph's solid ink (glyph groups)."""
     digit_too: bool = False
@@ -511,12 +514,12 @@ def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
     return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= turn
 
 
-def digit_costs(shape: GlyphShape, extra_holes: bool = True) -> np.ndarray:
+def digit_costs(shape: GlyphShape, extra_holes: bool = True, bold: bool = False) -> np.ndarray:
     """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted: ``HOLE_PENALTY`` for a digit
     whose holes the glyph cannot have at either ink level (``extra_holes`` False: only for a digit
     needing more holes than the glyph shows; blur closes gaps into pinholes far more often than it
-    opens a loop)."""
-    distances = digit_distances(shape).copy()
+    opens a loop; ``bold``: against references at the glyph's own stroke weight)."""
+    distances = digit_distances(shape, bold).copy()
     for n, holes in DIGIT_HOLES.items():
         if shape.holes in holes or shape.thin_holes in holes:
             continue
@@ -538,6 +541,7 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
     assert shape is not None
     group.costs = digit_costs(shape)
     group.raw_costs = digit_costs(shape, extra_holes=False)
+    group.weighted = np.stack([digit_costs(shape, bold=True), digit_costs(shape, False, bold=True)])
     best = float(group.costs.min())
     group.digit = int(group.costs.argmin()) + 1
     if group.colours:  # no digit: a flag's cloth and pole, or a mine's body and shine
@@ -798,6 +802,7 @@ def _name_digits(
         [groups[i].shape == Shape.MINE for i in open_groups],
         np.stack([groups[i].ink for i in open_groups]),
         np.stack([groups[i].raw_costs for i in open_groups]),
+        np.stack([groups[i].weighted for i in open_groups]),
     )
     if settled.problem is not None:
         k, why = settled.problem

@@ -5,7 +5,10 @@ It is cut to its bounding box, resized to a fixed box and blurred, and compared 
 shapes generated here in code: each digit drawn with every OpenCV Hershey font at several stroke
 weights, plus hand-drawn pixel fonts (a 5x7 dot-matrix font, the bold classic Minesweeper digits and
 seven-segment digits, thin and thick). The box's aspect ratio (a 1 is narrow) counts as well.
-Colour is never used.
+Colour is never used. A second, weight-matched comparison (``bold=True``) redraws every font with round
+pens from thin to bold and counts a stroke weight unlike the glyph's against: a bold glyph is about
+as far from every thin reference, so only references as bold as it still tell a 4's notch from a
+5's bowl.
 
 >>> shape = glyph_shape(reference_mask(3, "hershey_simplex", 3))
 >>> int(digit_distances(shape).argmin()) + 1
@@ -33,6 +36,22 @@ ASPECT_WEIGHT = 0.35
 WIDTH_SPREAD = 1.3
 """How much wider or narrower than a reference a glyph of the same shape may be drawn for free (fonts
 come condensed to extended, and clients stretch them to their tiles); only the excess counts."""
+
+WEIGHT_SPREAD = 1.3
+"""How much bolder or lighter than a reference a glyph may be drawn for free in the weight-matched
+comparison (only the excess counts)."""
+
+WEIGHT_COST = 0.35
+"""How much a difference of log stroke weight counts against a difference of shape there."""
+
+BOLD_PENS = (1, 5, 9, 13)
+"""Diameters (pixels, at the references' drawing size) of the round pens the thin references are redrawn
+with for the weight-matched comparison."""
+
+BOLDEST = 0.26
+"""Boldest reference kept (stroke weight, :func:`stroke_weight`): about a quarter of the digit's height.
+Bolder, the gaps between the three bars of a 2, 3, 5, 6 or 8 close and a digit turns into a blob like
+a mine."""
 
 THIN_INK = 0.75
 """A stricter ink level: holes are counted again on these thinner strokes, since blur may close a gap
@@ -207,6 +226,8 @@ class GlyphShape:
     """Enclosed background regions (0 for 1 2 3 5 7, 1 for 4 6 in most fonts, 2 for 8)."""
     thin_holes: int = 0
     """The same on the ink's thinner core (``THIN_INK``)."""
+    weight: float = 0.15
+    """Stroke width / bounding box height (:func:`stroke_weight`)."""
 
 
 def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -222,6 +243,14 @@ def count_holes(solid: np.ndarray) -> int:
     padded = np.pad(solid.astype(np.uint8), 1)
     count, _ = cv2.connectedComponents((padded == 0).astype(np.uint8), connectivity=4)
     return int(count) - 2  # minus the label 0 (the ink) and the outside
+
+
+def stroke_weight(solid: np.ndarray) -> float:
+    """A binary glyph's mean stroke width relative to its height: twice its area over its outline's
+    length (a stroke of width w and length l has area w*l and an outline of about 2*l), in any font."""
+    contours, _ = cv2.findContours(solid.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outline = sum(cv2.arcLength(c, True) for c in contours)
+    return 2.0 * float(solid.sum()) / max(outline, 1.0) / max(len(solid), 1)
 
 
 def glyph_shape(ink: np.ndarray) -> GlyphShape | None:
@@ -243,28 +272,59 @@ def glyph_shape(ink: np.ndarray) -> GlyphShape | None:
         (right - left) / max(bottom - top, 1),
         count_holes(cut >= MIN_INK),
         count_holes(cut >= THIN_INK),
+        stroke_weight(cut >= MIN_INK),
     )
 
 
-@lru_cache(maxsize=1)
-def references() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(digits (R,), boxes (R, H*W), log aspects (R,))`` of every reference shape, built once."""
-    digits, boxes, aspects = [], [], []
-    for font, weight in reference_fonts():
-        for n in range(1, 9):
-            shape = glyph_shape(reference_mask(n, font, weight))
-            assert shape is not None
-            digits.append(n)
-            boxes.append(shape.box.ravel())
-            aspects.append(np.log(shape.aspect))
-    return np.array(digits), np.array(boxes, np.float32), np.array(aspects, np.float32)
+def bold_masks() -> list[tuple[int, np.ndarray]]:
+    """(digit, mask) of every font drawn thin, then redrawn with round pens (``BOLD_PENS``) up to
+    ``BOLDEST``: each font from thin strokes to bold ones, for the weight-matched comparison."""
+    thin = {**dict.fromkeys(HERSHEY, 1), **dict.fromkeys(PIXEL_FONTS, 1), "seg": 4, "outline": 0}
+    masks = []
+    for font, weight in thin.items():
+        for pen in BOLD_PENS:
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pen, pen))
+            for n in range(1, 9):
+                mask = cv2.dilate(reference_mask(n, font, weight), kernel)
+                shape = glyph_shape(mask)
+                if shape is not None and shape.weight <= BOLDEST:
+                    masks.append((n, mask))
+    return masks
 
 
-def digit_distances(shape: GlyphShape) -> np.ndarray:
-    """``(8,)`` distance of a glyph to the nearest reference of each digit 1-8 (lower is closer)."""
-    digits, boxes, aspects = references()
+@lru_cache(maxsize=2)
+def references(bold: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(digits (R,), boxes (R, H*W), log aspects (R,), log weights (R,))`` of every reference shape
+    (``bold``: the weight-matched set, :func:`bold_masks`), built once."""
+    masks = (
+        bold_masks()
+        if bold
+        else [(n, reference_mask(n, font, weight)) for font, weight in reference_fonts() for n in range(1, 9)]
+    )
+    digits, boxes, aspects, weights = [], [], [], []
+    for n, mask in masks:
+        shape = glyph_shape(mask)
+        assert shape is not None
+        digits.append(n)
+        boxes.append(shape.box.ravel())
+        aspects.append(np.log(shape.aspect))
+        weights.append(np.log(shape.weight))
+    return (
+        np.array(digits),
+        np.array(boxes, np.float32),
+        np.array(aspects, np.float32),
+        np.array(weights, np.float32),
+    )
+
+
+def digit_distances(shape: GlyphShape, bold: bool = False) -> np.ndarray:
+    """``(8,)`` distance of a glyph to the nearest reference of each digit 1-8 (lower is closer);
+    ``bold``: among references redrawn at every weight, a weight unlike the glyph's counting against."""
+    digits, boxes, aspects, weights = references(bold)
     shape_part = np.abs(boxes - shape.box.ravel()[None]).mean(axis=1)
     excess = np.maximum(np.abs(aspects - np.log(shape.aspect)) - np.log(WIDTH_SPREAD), 0.0)
-    aspect_part = ASPECT_WEIGHT * excess
-    total = shape_part + aspect_part
+    total = shape_part + ASPECT_WEIGHT * excess
+    if bold:
+        heavier = np.abs(weights - np.log(max(shape.weight, 1e-3))) - np.log(WEIGHT_SPREAD)
+        total = total + WEIGHT_COST * np.maximum(heavier, 0.0)
     return np.array([total[digits == n].min() for n in range(1, 9)])
