@@ -1,7 +1,8 @@
 """The calibration run: screenshots in, grouped and labelled cells out, then a skin and its read-back.
 
 :func:`analyse` finds each board (:mod:`calibration.grid`), cuts and groups its cells
-(:mod:`calibration.cluster`) and proposes labels (:mod:`calibration.label`); :func:`choose_templates`
+(:mod:`calibration.cluster`) and proposes labels (:mod:`calibration.label`), checked and completed by
+the skinless reader where it reads a screenshot exactly (:mod:`calibration.reader`); :func:`choose_templates`
 turns the accepted labels into one template per state; :func:`read_back` re-reads the screenshots
 with the written skin through :mod:`bot.vision` and reports the confidence margins.
 """
@@ -23,6 +24,7 @@ from calibration.cluster import Shot, align, cut_cells, group_shots, read_tiles
 from calibration.grid import find_grid
 from calibration.label import propose_labels
 from calibration.model import CalibrationError, Group, Proposal, Truth, state_key
+from calibration.reader import check_labels, read_shots
 
 LOGGER = logging.getLogger(__name__)
 
@@ -134,6 +136,8 @@ def analyse(
         proposals = truth_labels(groups, truths)
     else:
         proposals = propose_labels(groups, grids, known, base.cells if base is not None else None)
+        readings = read_shots([img for _, img in images], [s.geometry for s in shots])
+        proposals = check_labels(groups, proposals, readings)
     return Analysis(shots, [img for _, img in images], groups, grids, proposals, size, base)
 
 

@@ -405,7 +405,24 @@ def test_yes_from_a_real_lost_shot_reads_the_others(tmp_path, folder):
             assert not np.isin(truth(png).cells, known).all(), f"{png.name} refused: {why}"
 
 
-def test_yes_leaves_out_an_unsure_wrong_flag_and_refuses_it(tmp_path, capsys):
+def test_the_skinless_reader_names_what_the_looks_leave_unsure(tmp_path, capsys):
+    """A wrong flag drawn as the flag crossed out is unsure by its looks; the skinless reader, reading
+    the whole lost shot exactly, names it, so the skin has it and a lost board reads whole."""
+    board = dense(5)
+    shot = save(tmp_path, "a.png", screenshot(board, LOOKS["crossed"], 1.25)[0])
+    out = tmp_path / "x"
+    assert main(["calibrate", shot, "--name", "x", "--out", str(out), "--yes"]) == 0
+    assert "the skinless reader" in capsys.readouterr().out
+    assert Cell.WRONG_FLAG not in load_skin(out).missing_states()
+    other = dense(13)
+    check_reads(out, screenshot(other, LOOKS["crossed"], 1.25)[0], other)
+
+
+def test_yes_leaves_out_an_unsure_wrong_flag_and_refuses_it(tmp_path, capsys, monkeypatch):
+    import calibration.pipeline
+
+    # The skinless reader refuses the shot here (as on a look it cannot read): the looks alone decide.
+    monkeypatch.setattr(calibration.pipeline, "read_shots", lambda images, geometries: [None] * len(images))
     board = dense(5)  # lost: shows a wrong flag, drawn here as the flag crossed out
     assert (board.cells == Cell.WRONG_FLAG).any()
     shot = save(tmp_path, "a.png", screenshot(board, LOOKS["crossed"], 1.25)[0])
@@ -481,3 +498,22 @@ def test_a_state_the_skin_never_saw_is_read_by_shape_when_both_readers_agree(tmp
     reading = read_screen(cv2.imread(str(png)), skin)
     assert np.array_equal(reading.board.cells, truth(png).cells)
     assert any("cannot name read with no skin" in note for note in reading.notes), reading.notes
+
+
+def test_reconcile_with_the_skinless_reader():
+    """The reader completes an unsure label, never overrules a sure one (both become unsure), and a
+    group whose cells it names differently stays unsure."""
+    from calibration.model import Proposal
+    from calibration.reader import reconcile
+
+    unsure = Proposal(3, Cell.COVERED, False, "looks", (Cell.ZERO,))
+    sure = Proposal(4, Cell.TWO, True, "counts")
+    assert reconcile(unsure, set()) == unsure
+    done = reconcile(unsure, {Cell.ZERO})
+    assert done.confident and done.state == Cell.ZERO
+    assert reconcile(sure, {Cell.TWO}) == sure
+    clash = reconcile(sure, {Cell.THREE})
+    assert not clash.confident and clash.state == Cell.TWO and clash.alternatives == (Cell.THREE,)
+    assert reconcile(unsure, {Cell.ZERO, Cell.COVERED}) == unsure
+    mixed = reconcile(sure, {Cell.TWO, Cell.THREE})
+    assert not mixed.confident and mixed.alternatives == (Cell.THREE,)

@@ -1,0 +1,91 @@
+"""Labels checked, and completed, by the reader that needs no skin (:mod:`bot.vision.generic`).
+
+Calibration groups look-alike cells and labels each group from its looks and the board's counts
+(:mod:`calibration.label`). The skinless reader names cells another way: by structure and glyph shape,
+checked against the whole board's logic, and it refuses a screenshot rather than guess. Where it reads
+a screenshot exactly, its states are a second, independent opinion on every group with cells there:
+
+- a group the labeller is unsure of, whose read cells the reader names all alike, takes that state;
+- a sure label the reader contradicts becomes unsure (one of the two is wrong: nothing is guessed);
+- a group whose read cells the reader names differently is left unsure (it mixes states).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+
+from bot.board import Cell
+from bot.errors import MinebotError
+from bot.geometry import Geometry
+from bot.vision.generic import GenericModel, read_cells
+from calibration.model import Group, Proposal, state_key
+
+LOGGER = logging.getLogger(__name__)
+
+
+def read_shots(images: Sequence[np.ndarray], geometries: Sequence[Geometry]) -> list[np.ndarray | None]:
+    """Each screenshot's cell states as the skinless reader reads them at the calibration's geometry,
+    or None where it refuses (any cell unsure, or the board's logic broken)."""
+    out: list[np.ndarray | None] = []
+    for image, geometry in zip(images, geometries, strict=True):
+        try:
+            out.append(read_cells(image, geometry, GenericModel()).states.copy())
+        except MinebotError as exc:
+            LOGGER.info("skinless reader refuses a calibration shot: %s", exc)
+            out.append(None)
+    return out
+
+
+def group_states(group: Group, readings: Sequence[np.ndarray | None]) -> set[Cell]:
+    """The states the reader gives the group's cells on the screenshots it read."""
+    return {
+        Cell(int(readings[m.shot][m.cell]))  # type: ignore[index]
+        for m in group.members
+        if readings[m.shot] is not None
+    }
+
+
+def reconcile(proposal: Proposal, states: set[Cell]) -> Proposal:
+    """The proposal for one group given what the skinless reader named its cells (see module doc)."""
+    if not states:
+        return proposal
+    if len(states) > 1:
+        if not proposal.confident:
+            return proposal
+        names = ", ".join(sorted(state_key(s) for s in states))
+        return Proposal(
+            proposal.group,
+            proposal.state,
+            False,
+            f"{proposal.reason}; but the skinless reader names its cells differently ({names})",
+            tuple(s for s in states if s != proposal.state),
+        )
+    (state,) = states
+    if proposal.confident and proposal.state == state:
+        return proposal
+    if proposal.confident:
+        return Proposal(
+            proposal.group,
+            proposal.state,
+            False,
+            f"{proposal.reason}; but the skinless reader reads every cell of it as {state_key(state)}",
+            (state,),
+        )
+    return Proposal(
+        proposal.group,
+        state,
+        True,
+        f"the skinless reader, reading the whole screenshot exactly, names every cell of it "
+        f"{state_key(state)} (the looks alone were unsure: {proposal.reason})",
+    )
+
+
+def check_labels(
+    groups: Sequence[Group], proposals: dict[int, Proposal], readings: Sequence[np.ndarray | None]
+) -> dict[int, Proposal]:
+    """Every group's proposal reconciled with the skinless reader's readings of the screenshots."""
+    by_id = {g.id: g for g in groups}
+    return {gid: reconcile(p, group_states(by_id[gid], readings)) for gid, p in proposals.items()}
