@@ -240,8 +240,9 @@ class Player:
 
         screen, image = self._screen_image()
         reading = read_screen(image, self.options.skin if self.skin is None else self.skin)
-        self.skin = reading.skin
-        self._generic, self._fell_back = None, False  # the skinless reader learns afresh each game
+        if self.skin is None or reading.skin.name != self.skin.name:  # another client: learn afresh
+            self._generic, self._fell_back = None, False
+        self.skin = reading.skin  # same client: the skinless reader keeps what earlier games taught
         self._adopt(reading.geometry, screen)
         self.mines, self.mines_source = self._game_mines(image, reading)
         g = reading.geometry
