@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -50,6 +50,8 @@ class _Base:
     off: frozenset[int]
     mines_left: int
     known_safe: bool
+    rest: dict[tuple, _Rest] = field(default_factory=dict)
+    """:class:`_Rest` by (regions counted jointly, cells left off the frontier)."""
 
 
 _BASE: list[_Base] = []
@@ -101,7 +103,8 @@ def value_outcomes(
     touched = sorted({base.region_of[c] for x in (j, *unknown) for c in cell_cons.get(x, ())})
     numbers = [c for r in touched for c in base.regions[r]]
     by_sig: dict[tuple, list[int]] = {}
-    for x in {x for c in numbers for x in cons[c][0]} | tracked:
+    in_regions = {x for c in numbers for x in cons[c][0]}
+    for x in in_regions | tracked:
         if x != j:
             by_sig.setdefault((tuple(sorted(cell_cons.get(x, ()))), x in tracked), []).append(x)
     groups = sorted(tuple(sorted(xs)) for xs in by_sig.values())
@@ -121,25 +124,35 @@ def value_outcomes(
         return None
     if not joint.tracked:
         return {}  # no arrangement has j safe
-    others = [rc for r, rc in enumerate(base.counted) if r not in touched]
     n_off = len(base.off) - sum(1 for x in (j, *unknown) if x in base.off)
-    return _outcomes(others, joint, n_off, base.mines_left, base.known_safe, shown)
+    key = (tuple(touched), n_off)
+    rest = base.rest.get(key)
+    if rest is None:  # (long enough for any candidate's count over these regions: 8 neighbours at most)
+        others = [rc for r, rc in enumerate(base.counted) if r not in touched]
+        rest = base.rest[key] = _rest(others, n_off, base.mines_left, len(in_regions) + 9)
+    return _outcomes(rest, joint, n_off, base.mines_left, base.known_safe, shown)
 
 
-@functools.lru_cache(maxsize=1024)
-def _hankel(rows: int, cols: int) -> np.ndarray:
-    """Indices ``i + j`` (``rows`` x ``cols``): ``a[_hankel(r, c)]`` lays out the windows of ``a``."""
-    return np.add.outer(np.arange(rows), np.arange(cols))
+@dataclass(frozen=True)
+class _Rest:
+    """What the regions a joint count leaves out add to it: the same for every candidate they leave out."""
+
+    scale: float
+    """log of the scale divided out of the arrays below."""
+    convolve: np.ndarray
+    """``rows @ convolve``: each row (a polynomial in the joint count's mines) times the others' product."""
+    off_weight: np.ndarray
+    """Per mine total on the frontier, the (scaled) number of ways to place the rest off it."""
+    joint: np.ndarray
+    """Per joint count total ``k``: the weight of everything else, summed (``joint @ mines`` sums a group)."""
+    mines: np.ndarray
+    """``rows @ mines``: per row, every other group's mine-weighted sum (columns: their groups in order)."""
+    free: np.ndarray
+    """``rows @ free``: the same, mine-free-weighted."""
 
 
-def _outcomes(
-    others: list[RegionCount], joint: TrackedCount, n_off: int, mines_left: int, known_safe: bool, shown: int
-) -> dict[int, tuple[float, float]]:
-    """Per value: (log weight, best safety) of the board, with ``joint`` split by its tracked mines.
-
-    The same sums :func:`bot.solver.engine.weigh` forms for one position, for every value at once:
-    ``Q`` is the product of the other regions' polynomials, row ``v`` of ``J`` the joint count's.
-    """
+def _rest(others: list[RegionCount], n_off: int, mines_left: int, length: int) -> _Rest:
+    """The :class:`_Rest` of the regions ``others`` for joint counts of up to ``length`` totals."""
     polys = [rc.poly for rc in others]
     prefix = [np.ones(1)]
     for poly in polys:
@@ -149,30 +162,55 @@ def _outcomes(
         suffix.append(np.convolve(suffix[-1], poly))
     suffix.reverse()
     q = prefix[-1]
+    size = length + len(q) - 1
+    padded = np.concatenate([np.zeros(length - 1), q, np.zeros(length - 1)])
+    top, off_weight = off_weights(n_off, mines_left, size)
+    sums = [np.zeros((length, 0))]
+    for r, rc in enumerate(others):
+        around = np.correlate(off_weight, np.convolve(prefix[r], suffix[r + 1]), "valid")
+        sums.append(around[_hankel(len(rc.poly), length)].T @ rc.both)
+    return _Rest(
+        sum(rc.log_scale for rc in others) + top,
+        padded[_hankel(length, size)[::-1]],
+        off_weight,
+        np.correlate(off_weight, q, "valid"),
+        np.concatenate(
+            [m[:, : len(rc.groups)] for m, rc in zip(sums[1:], others, strict=True)] + sums[:1], axis=1
+        ),
+        np.concatenate(
+            [m[:, len(rc.groups) :] for m, rc in zip(sums[1:], others, strict=True)] + sums[:1], axis=1
+        ),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _hankel(rows: int, cols: int) -> np.ndarray:
+    """Indices ``i + j`` (``rows`` x ``cols``): ``a[_hankel(r, c)]`` lays out the windows of ``a``."""
+    return np.add.outer(np.arange(rows), np.arange(cols))
+
+
+def _outcomes(
+    rest: _Rest, joint: TrackedCount, n_off: int, mines_left: int, known_safe: bool, shown: int
+) -> dict[int, tuple[float, float]]:
+    """Per value: (log weight, best safety) of the board, with ``joint`` split by its tracked mines.
+
+    The same sums :func:`bot.solver.engine.weigh` forms for one position, for every value at once
+    (row ``v`` of ``rows``: the joint count's polynomial with ``v`` mines in the tracked groups).
+    """
     top_v = joint.counts.max(axis=1)
     rows = joint.counts / top_v[:, None]
     length = rows.shape[1]
-    size = length + len(q) - 1
-    padded = np.concatenate([np.zeros(length - 1), q, np.zeros(length - 1)])
-    everything = rows @ padded[_hankel(length, size)[::-1]]  # row v: convolve(q, rows[v])
-    top, off_weight = off_weights(n_off, mines_left, size)
-    terms = everything * off_weight
+    terms = (rows @ rest.convolve[:length]) * rest.off_weight
     weight = terms.sum(axis=1)
-    scale = sum(rc.log_scale for rc in others) + top
     # per group: (mines, free) summed over every arrangement, one row per value
-    both = np.concatenate([joint.mines, joint.free], axis=2) / top_v[:, None, None]
-    parts = [np.correlate(off_weight, q, "valid") @ both]
-    for r, rc in enumerate(others):
-        around = np.correlate(off_weight, np.convolve(prefix[r], suffix[r + 1]), "valid")
-        parts.append((rows @ around[_hankel(len(rc.poly), length)].T) @ rc.both)
-    sizes = [len(joint.groups)] + [len(rc.groups) for rc in others]
-    mines = np.concatenate([p[:, :g] for p, g in zip(parts, sizes, strict=True)], axis=1)
-    free = np.concatenate([p[:, g:] for p, g in zip(parts, sizes, strict=True)], axis=1)
+    part = rest.joint[:length]
+    mines = np.concatenate([(part @ joint.mines) / top_v[:, None], rows @ rest.mines[:length]], axis=1)
+    free = np.concatenate([(part @ joint.free) / top_v[:, None], rows @ rest.free[:length]], axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         prob = mines / (mines + free)
         prob[free == 0] = 1.0
         if n_off:
-            f = np.arange(size)
+            f = np.arange(terms.shape[1])
             off_mines = terms @ (mines_left - f)
             off_prob = off_mines / (off_mines + terms @ (n_off - mines_left + f))
             off_prob[off_prob != off_prob] = 1.0
@@ -184,5 +222,5 @@ def _outcomes(
     for i, v in enumerate(joint.tracked):
         if weight[i] > 0:
             safety = 1.0 - float(low[i]) if low[i] < np.inf else 1.0
-            out[shown + v] = (scale + math.log(top_v[i]) + math.log(float(weight[i])), safety)
+            out[shown + v] = (rest.scale + math.log(top_v[i]) + math.log(float(weight[i])), safety)
     return out
