@@ -123,3 +123,18 @@ def test_learning_keeps_at_most_a_few_looks_per_state() -> None:
         noisy = np.clip(image.astype(int) + rng.integers(-60, 60, image.shape), 0, 255).astype(np.uint8)
         taught.learn(noisy, geometry, board.cells)
     assert 1 <= len(taught.looks[Cell.COVERED]) <= 8
+
+
+def test_cells_whose_pixels_did_not_change_keep_their_state_and_a_changed_one_is_checked() -> None:
+    before = Board.from_text("1..\n11.\n01.", mines=2)
+    taught = TaughtSkin()
+    image, geometry = shot(before)
+    taught.learn(image, geometry, before.cells)
+    again = taught.read(image, geometry)
+    assert again is not None and np.array_equal(again.states, before.cells)
+    after = Board.from_text("1.2\n11.\n01.", mines=3)  # one cell changed, to a state never taught
+    image, geometry = shot(after)
+    assert taught.read(image, geometry) is None
+    image, geometry = shot(before)
+    image[round(geometry.top) : round(geometry.top + geometry.pitch_y), round(geometry.left) :] = 255
+    assert taught.read(image, geometry) is None  # a row painted over: its cells match no look

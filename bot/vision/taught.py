@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -117,6 +117,11 @@ def _typical(blocks: np.ndarray) -> int:
     return int(((flat - flat.mean(axis=0)) ** 2).sum(axis=1).argmin())
 
 
+def sure_reading(geometry: Geometry, states: np.ndarray) -> CellReading:
+    """A :class:`CellReading` of ``states``, every cell sure (confidence 1, distance 0)."""
+    return CellReading(geometry, TAUGHT, states, states.copy(), np.zeros(states.shape), np.ones(states.shape))
+
+
 @dataclass
 class TaughtSkin:
     """Looks of each state cut from exactly read frames of one board, and the skin they make."""
@@ -126,6 +131,9 @@ class TaughtSkin:
     looks: dict[Cell, list[np.ndarray]] = field(default_factory=dict)
     """``(FEATURE_SIZE, FEATURE_SIZE, 3)`` uint8 looks per state, the first its template."""
     _skin: Skin | None = None
+    _last: tuple[np.ndarray, np.ndarray] | None = None
+    """The cell blocks (:func:`cell_blocks`) and states of the last exact reading: a cell whose pixels
+    are the same again is the same state, and only the cells that changed are classified."""
 
     def skin(self) -> Skin | None:
         """The looks as a :class:`Skin` (first look the template, the rest variants), or None."""
@@ -159,14 +167,36 @@ class TaughtSkin:
 
     def read(self, image: np.ndarray, geometry: Geometry) -> CellReading | None:
         """Every cell read from the templates, when each matches one surely and the reading is a
-        possible position; else None (the frame is for the skinless reader)."""
-        seen = self.classify(image, geometry)
-        if seen is None:
+        possible position; else None (the frame is for the skinless reader).
+
+        A cell whose pixels are those of the last exact reading keeps its state (same pixels, same
+        reading); only the cells that changed are classified, as one strip of blocks.
+        """
+        skin = self.skin()
+        if skin is None or self.geometry is None or not same_drawing(self.geometry, geometry):
             return None
-        reading = seen[1]
-        if reading.uncertain_mask().any() or logic_problem(reading.states) is not None:
+        reduced = reduce_board(image, geometry)
+        if reduced is None:
             return None
-        return replace(reading, geometry=geometry, skin_name=TAUGHT)
+        blocks = cell_blocks(reduced.board, geometry.rows, geometry.cols)
+        if self._last is not None and self._last[0].shape == blocks.shape:
+            changed = (blocks != self._last[0]).any(axis=(2, 3, 4))
+            states = self._last[1].copy()
+        else:
+            changed = np.ones((geometry.rows, geometry.cols), bool)
+            states = np.zeros((geometry.rows, geometry.cols), np.int8)
+        if changed.any():
+            moved = blocks[changed]
+            strip = np.ascontiguousarray(moved.transpose(1, 0, 2, 3).reshape(FEATURE_SIZE, -1, 3))
+            at = Geometry(0, 0, FEATURE_SIZE, FEATURE_SIZE, 1, len(moved))
+            reading = classify_cells(strip, at, skin, max_distance=MAX_DISTANCE, colours=None)
+            if reading.uncertain_mask().any():
+                return None
+            states[changed] = reading.states[0]
+        if logic_problem(states) is not None:
+            return None
+        self._last = (blocks.copy(), states.copy())
+        return sure_reading(geometry, states)
 
     def add(self, templates: dict[Cell, np.ndarray]) -> None:
         """Take the looks of states none was taught for, cut from a :class:`Reduced` board (what the
@@ -185,6 +215,7 @@ class TaughtSkin:
         if reduced is None:
             return
         blocks = cell_blocks(reduced.board, geometry.rows, geometry.cols)
+        self._last = (blocks.copy(), states.astype(np.int8))
         for _ in range(len(Cell) * MAX_LOOKS):
             reading = self._classify(reduced)
             misfit = np.ones(states.shape, bool)
