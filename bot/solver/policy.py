@@ -33,6 +33,7 @@ from bot.solver.endgame import MAX_ARRANGEMENTS, search
 from bot.solver.engine import WORK, Probabilities, best_safety, log_weight, solve
 from bot.solver.fifty import isolated_regions, unavoidable
 from bot.solver.longterm import influence
+from bot.solver.lookahead import value_outcomes
 from bot.solver.rules import COVERED, EIGHT, FLAG, Knowledge, check_playable, count_around
 
 LOGGER = logging.getLogger(__name__)
@@ -375,16 +376,23 @@ def _lookahead(
     survive = 1.0 - probs.prob[j]
     best_each = 1.0 + progress
     cutoff = beat * (1 - 2e-9) - 1e-12
+    # every value counted in one enumeration (the fifty penalty needs each revealed position itself)
+    table = None if fifty_penalty else value_outcomes(know, probs, j, total)
     for value in values:
         if weighted + (survive - mass) * best_each < cutoff:
             return None
-        try:
-            hyp = know.reveal(j, value)
-            after = _after_safety(hyp, total)
-        except ContradictionError:
-            continue
-        if after is None:
-            return None
+        if table is not None:
+            if value not in table:
+                continue
+            after = table[value]
+        else:
+            try:
+                hyp = know.reveal(j, value)
+                after = _after_safety(hyp, total)
+            except ContradictionError:
+                continue
+            if after is None:
+                return None
         log_weight, safety = after
         weight = math.exp(log_weight - probs.log_weight)  # P(value) x P(safe)
         if fifty_penalty and _isolated_pair(hyp) is not None:
