@@ -264,44 +264,76 @@ def count_tracked(
 ) -> TrackedCount | None:
     """Count a problem once, by its mine total and the mines in the ``tracked`` groups (None past budget).
 
-    Cached like :func:`count_region`: a candidate whose neighbourhood the last move did not touch is
-    not counted again on the next guess.
+    A tracked group in no constraint (cells next to no number) is not enumerated: its ``C(s, i)``
+    ways to hold ``i`` mines shift the rest's counts by ``i`` in both totals. Cached like
+    :func:`count_region`: a candidate whose neighbourhood the last move did not touch is not counted
+    again on the next guess.
     """
     key = (groups, tuple((tuple(gs), need) for gs, need in cons), tuple(tracked))
     if key in _TRACKED:
         return _TRACKED[key]
     sizes = [len(g) for g in groups]
+    constrained = {g for gs, _ in cons for g in gs}
+    loose = [g for g, t in enumerate(tracked) if t and g not in constrained]
+    keep = [g for g in range(len(groups)) if g not in loose]
+    at = {g: i for i, g in enumerate(keep)}
     big = sum(sizes) + 1
     try:
-        counts, sums = _backtrack(sizes, cons, budget, [1 + big if t else 1 for t in tracked])
+        counts, sums = _backtrack(
+            [sizes[g] for g in keep],
+            [([at[g] for g in gs], need) for gs, need in cons],
+            budget,
+            [1 + big if tracked[g] else 1 for g in keep],
+        )
     except _Overflow:
         return None
-    if len(_TRACKED) >= _CACHE_SIZE:
-        del _TRACKED[next(iter(_TRACKED))]
-    _TRACKED[key] = out = _split_tracked(groups, sizes, big, counts, sums)
-    return out
-
-
-def _split_tracked(
-    groups: tuple[tuple[int, ...], ...], sizes: list[int], big: int, counts: dict, sums: dict
-) -> TrackedCount:
-    """The :class:`TrackedCount` of a backtracking run whose index was ``mines + big x tracked mines``."""
-    keys = sorted(counts)
-    if not keys:
-        nothing = np.zeros((0, 1, len(sizes)))
-        return TrackedCount(groups, (), np.zeros((0, 1)), nothing, nothing)
-    values = sorted({key // big for key in keys})
-    row = {v: i for i, v in enumerate(values)}
-    at = ([row[key // big] for key in keys], [key % big for key in keys])
-    shape = (len(values), max(at[1]) + 1)
-    found = [counts[key] for key in keys]
-    out = TrackedCount(
-        groups, tuple(values), np.zeros(shape), np.zeros((*shape, len(sizes))), np.zeros((*shape, len(sizes)))
-    )
-    out.counts[at], out.mines[at], out.free[at] = _as_floats(sizes, found, [sums[key] for key in keys])
+    dense = _dense_tracked([sizes[g] for g in keep], big, counts, sums)
+    for g in loose:
+        dense = _with_loose(*dense, sizes[g])
+    order = np.argsort(keep + loose)  # columns back to the groups' order
+    count_arr, mines, free = dense[0], dense[1][:, :, order], dense[2][:, :, order]
+    present = np.flatnonzero(count_arr.any(axis=1))
+    out = TrackedCount(groups, tuple(present.tolist()), count_arr[present], mines[present], free[present])
     for array in (out.counts, out.mines, out.free):
         array.flags.writeable = False  # (shared through the cache)
+    if len(_TRACKED) >= _CACHE_SIZE:
+        del _TRACKED[next(iter(_TRACKED))]
+    _TRACKED[key] = out
     return out
+
+
+def _dense_tracked(
+    sizes: list[int], big: int, counts: dict, sums: dict
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts[v, k], mines[v, k, g], free[v, k, g]) of a backtracking run indexed ``k + big x v``."""
+    keys = sorted(counts)
+    if not keys:
+        return np.zeros((1, 1)), np.zeros((1, 1, len(sizes))), np.zeros((1, 1, len(sizes)))
+    at = ([key // big for key in keys], [key % big for key in keys])
+    shape = (max(at[0]) + 1, max(at[1]) + 1)
+    out = np.zeros(shape), np.zeros((*shape, len(sizes))), np.zeros((*shape, len(sizes)))
+    out[0][at], out[1][at], out[2][at] = _as_floats(sizes, [counts[k] for k in keys], [sums[k] for k in keys])
+    return out
+
+
+def _with_loose(
+    counts: np.ndarray, mines: np.ndarray, free: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Add a tracked group of ``size`` cells in no constraint (its column last): ``i`` mines in it
+    weigh ``C(size, i)`` and add ``i`` to both totals."""
+    v, k, n = mines.shape
+    out_counts = np.zeros((v + size, k + size))
+    out_mines = np.zeros((v + size, k + size, n + 1))
+    out_free = np.zeros((v + size, k + size, n + 1))
+    for i in range(size + 1):
+        ways = float(math.comb(size, i))
+        part = (slice(i, i + v), slice(i, i + k))
+        out_counts[part] += ways * counts
+        out_mines[part + (slice(0, n),)] += ways * mines
+        out_free[part + (slice(0, n),)] += ways * free
+        out_mines[part + (n,)] += (i * ways) * counts
+        out_free[part + (n,)] += ((size - i) * ways) * counts
+    return out_counts, out_mines, out_free
 
 
 def _as_floats(sizes: list[int], counts: list, sums: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
