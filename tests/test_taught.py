@@ -138,3 +138,14 @@ def test_cells_whose_pixels_did_not_change_keep_their_state_and_a_changed_one_is
     image, geometry = shot(before)
     image[round(geometry.top) : round(geometry.top + geometry.pitch_y), round(geometry.left) :] = 255
     assert taught.read(image, geometry) is None  # a row painted over: its cells match no look
+
+
+def test_a_board_of_another_size_drawn_alike_is_read_from_the_same_looks() -> None:
+    taught = TaughtSkin()
+    small = Board.from_text("1..\n11.\n01.", mines=2)
+    image, geometry = shot(small)
+    taught.learn(image, geometry, small.cells)
+    wider = Board.from_text("1...\n11..\n01..", mines=2)
+    image, geometry = shot(wider)
+    reading = taught.read(image, geometry)
+    assert reading is not None and np.array_equal(reading.states, wider.cells)

@@ -127,6 +127,11 @@ RING_FAILURES = 3
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
 
 
+SETTLE_LOOKS = 4
+"""With no skin, how many grabs a frame the taught templates cannot read is looked at again, while the
+board still changes, before the skinless reader reads the last one."""
+
+
 def read_counter(image: np.ndarray, reading: object) -> int | None:
     """The client's mine counter on a whole-screen image, or None when it cannot be read.
 
@@ -421,11 +426,15 @@ class Player:
 
     def _read(self, image: np.ndarray) -> Sight:
         from bot.vision import read_board
+        from bot.vision.read import is_generic
 
         geometry = self._region_geometry()
-        if self._fell_back:  # the skin met cells it cannot read, and revealed cells stay: no skin from now
-            reading = read_board(image, geometry, self._fallback_skin(), self.mines)
-            return self._sight(reading, image)
+        if self._fell_back or is_generic(self.skin):  # no skin (from now): revealed cells stay
+            stand_in = self._fallback_skin() if self._fell_back else self.skin
+            image = self._taught_or_settled(image, geometry, stand_in)
+            if isinstance(image, Sight):
+                return image
+            return self._sight(read_board(image, geometry, stand_in, self.mines), image)
         try:
             reading = read_board(image, geometry, self.skin, self.mines)
         except RecognitionError as exc:
@@ -442,6 +451,29 @@ class Player:
                 )
                 self._fell_back = True
         return self._sight(reading, image)
+
+    def _taught_or_settled(
+        self, image: np.ndarray, geometry: Geometry, stand_in: object
+    ) -> Sight | np.ndarray:
+        """The board read from the templates this game's exact readings taught (:mod:`bot.vision.taught`),
+        or, when a cell matches none, the board once it has stopped changing (a grab ``options.quiet``
+        later shows the same board) for the skinless reader: a client still drawing its last move shows
+        cells neither reader can name, and the skinless reader costs a hundred times more."""
+        from bot.vision.read import taught_reading
+
+        for _ in range(SETTLE_LOOKS):
+            quick = taught_reading(image, geometry, stand_in, self.mines)  # type: ignore[arg-type]
+            if quick is not None:
+                return self._sight(quick, image)
+            self.sleep(self.options.quiet)
+            try:
+                again = self._grab()
+            except CaptureError:
+                break
+            if np.array_equal(self._inner(again), self._inner(image)):
+                break
+            image = again
+        return image
 
     def _sight(self, reading: Reading, image: np.ndarray) -> Sight:
         """A reading as a :class:`Sight`: the end seen by the face, or by the board when there is none."""

@@ -103,12 +103,9 @@ def cell_blocks(board: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def same_drawing(a: Geometry, b: Geometry) -> bool:
-    """Whether two geometries draw the board at one size (the window may have moved between them)."""
-    return (
-        (a.rows, a.cols) == (b.rows, b.cols)
-        and abs(a.pitch_x - b.pitch_x) <= PITCH_SLACK
-        and abs(a.pitch_y - b.pitch_y) <= PITCH_SLACK
-    )
+    """Whether two geometries draw cells at one size (the window may have moved, and a board found
+    in part has cells of the same look)."""
+    return abs(a.pitch_x - b.pitch_x) <= PITCH_SLACK and abs(a.pitch_y - b.pitch_y) <= PITCH_SLACK
 
 
 def _typical(blocks: np.ndarray) -> int:
