@@ -106,7 +106,7 @@ def value_outcomes(
     in_regions = {x for c in numbers for x in cons[c][0]}
     for x in in_regions | tracked:
         if x != j:
-            by_sig.setdefault((tuple(sorted(cell_cons.get(x, ()))), x in tracked), []).append(x)
+            by_sig.setdefault((frozenset(cell_cons.get(x, ())), x in tracked), []).append(x)
     groups = sorted(tuple(sorted(xs)) for xs in by_sig.values())
     index = {x: g for g, xs in enumerate(groups) for x in xs}
     numbers_g = []
