@@ -51,8 +51,8 @@ from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.solver.rules import count_around
 from bot.vision.classify import CellReading
-from bot.vision.digits import DIGIT_LOOSE, count_bounds, frontier_problem, settle_digits
-from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape
+from bot.vision.digits import DIGIT_LOOSE, count_bounds, frontier_problem, settle_digits, shows_every_mine
+from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape, shape_distance
 
 LOGGER = logging.getLogger(__name__)
 
@@ -132,6 +132,9 @@ MAX_GROUPS = 60
 """Most different looks a board's cells may fall into (a board shows at most about 16 states, each
 in a few renderings); more means the cells are cut out of line, or this is no board."""
 
+MAX_MARKS = 3
+"""Most looks of a glyph on covered tiles, on a lost board, that the counts may tell flag or wrong flag."""
+
 MODEL_GROUPS = 64
 """Most named groups a :class:`GenericModel` remembers."""
 
@@ -176,6 +179,8 @@ class Group:
     is as far from every thin reference: only bold ones still show its notches and bowls)."""
     ink: np.ndarray | None = None
     """Median colour of the glyph's solid ink (glyph groups)."""
+    glyph: GlyphShape | None = None
+    """The glyph's comparable shape (glyph groups with ink)."""
     digit_too: bool = False
     """A mine glyph that a digit shape is near as well: the board's counts decide."""
     why: str = ""
@@ -539,6 +544,7 @@ def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...
         return
     shape = glyph_shape(ink)
     assert shape is not None
+    group.glyph = shape
     group.costs = digit_costs(shape)
     group.raw_costs = digit_costs(shape, extra_holes=False)
     group.weighted = np.stack([digit_costs(shape, bold=True), digit_costs(shape, False, bold=True)])
@@ -725,6 +731,44 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     return None
 
 
+def _claim_mines(
+    groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...]
+) -> tuple[list[int], list[int]]:
+    """Glyph groups on a revealed tile that are no digit (any shape, any colours) taken as shown mines,
+    in place: a revealed cell shows a number or a mine, nothing else; so is a glyph on a ground of its
+    own nearer their shape than any digit's (the mine that went off). Only a hypothesis: the reading
+    stands only if the whole board then shows every mine (each number equals its shown mines and
+    flags, :func:`bot.vision.digits.shows_every_mine`). Returns the groups
+    claimed, and the symmetric glyphs on covered tiles that are then no mine (shown mines share one
+    look, on revealed tiles): a flag or a wrong flag, which the counts tell apart."""
+    claimed = []
+    for i, (g, s) in enumerate(zip(groups, states, strict=True)):
+        on_revealed = not g.raised and g.kind is not None and not covered[g.kind]
+        if s is None and g.shape == Shape.MARK and on_revealed:
+            states[i] = Cell.MINE
+            claimed.append(i)
+    mines = [groups[i].glyph for i in claimed if groups[i].glyph is not None]
+    if not mines:
+        return claimed, []
+    marks = []
+    for i, g in enumerate(groups):
+        on_covered = g.raised or (g.kind is not None and covered[g.kind])
+        if g.shape == Shape.MINE and on_covered:
+            states[i] = Cell.FLAG  # for now: a flag counts as maybe a mine until the counts settle it
+            marks.append(i)
+        elif (
+            g.shape == Shape.DIGIT
+            and g.base is None  # on a ground of its own, like the mine that went off
+            and g.glyph is not None
+            and g.costs is not None
+            and not on_covered
+            and min(shape_distance(g.glyph, m) for m in mines) < g.costs.min()
+        ):
+            states[i] = Cell.MINE  # the board's own mine glyph: the one that went off
+            claimed.append(i)
+    return claimed, marks
+
+
 def _settle_exploded(groups: list[Group], states: list[Cell | None]) -> None:
     """The exploded mine: a lone mine cell on a background the other shown mines do not share."""
     mines = [i for i, s in enumerate(states) if s == Cell.MINE]
@@ -787,7 +831,7 @@ def _name_digits(
         if g.costs is not None
         and (
             (g.shape == Shape.DIGIT and s is not None and s <= Cell.EIGHT)
-            or (g.shape == Shape.MINE and g.digit_too)
+            or (g.shape == Shape.MINE and g.digit_too and s == Cell.MINE)
         )
     ]
     if not open_groups:
@@ -827,47 +871,72 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
             f"cannot be named: {marked[0].why}, on a flat tile no digit shows to be revealed",
         )
     for covered in options:
-        states: list[Cell | None] = []
-        for g in groups:
-            if g.shape == Shape.PLAIN:
-                states.append(Cell.COVERED if covered[g.kind] else Cell.ZERO)  # type: ignore[index]
-            else:
-                states.append(_glyph_state(g, covered))
-        unnamed = [i for i, s in enumerate(states) if s is None]
-        if unnamed:
-            g = groups[unnamed[0]]
-            problem = (list(g.members), f"cannot be named: {g.why}")
-            continue
-        unsure = _name_digits(groups, states, rows, cols)
-        if unsure is not None:
-            problem = unsure
-            continue
-        _settle_exploded(groups, states)
-        board = np.empty(rows * cols, np.int8)
-        for g, s in zip(groups, states, strict=True):
-            board[g.members] = int(s)  # type: ignore[arg-type]
-        found = logic_problem(board.reshape(rows, cols))
-        if found is not None:
-            problem = ([found[0]], found[1])
-            continue
-        unsatisfiable = frontier_problem(board.reshape(rows, cols))
-        if unsatisfiable is not None:
+        named: list[Cell | None] = [
+            (Cell.COVERED if covered[g.kind] else Cell.ZERO)  # type: ignore[index]
+            if g.shape == Shape.PLAIN
+            else _glyph_state(g, covered)
+            for g in groups
+        ]
+        claimed, marks = _claim_mines(groups, named, covered)
+        if len(marks) > MAX_MARKS:
             problem = (
-                [unsatisfiable[0] * cols + unsatisfiable[1]],
-                "is part of numbers no arrangement of mines satisfies",
+                list(groups[marks[0]].members),
+                "cannot be named: too many looks of flags to tell apart",
             )
             continue
-        fits.append((covered, [s for s in states if s is not None]))
+        for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
+            states = list(named)
+            for i, state in zip(marks, combo, strict=True):
+                states[i] = state
+            found = _whole_reading(groups, states, rows, cols, claimed)
+            if found is not None:
+                problem = found
+                continue
+            fits.append((covered, [s for s in states if s is not None]))
     if len(fits) == 1:
         return fits[0][1]
     if not fits:
         assert problem is not None
         raise _refuse(problem[0], cols, problem[1])
+    differ = next(i for i in range(len(groups)) if len({f[1][i] for f in fits}) > 1)
     raise _refuse(
-        list(groups[kinds[0].groups[0]].members),
+        list(groups[differ].members),
         cols,
-        "is covered or revealed: structure and logic both allow either",
+        "is "
+        + " or ".join(sorted({f[1][differ].name.lower() for f in fits}))
+        + ": structure and logic allow either",
     )
+
+
+def _whole_reading(
+    groups: list[Group], states: list[Cell | None], rows: int, cols: int, claimed: list[int]
+) -> tuple[list[int], str] | None:
+    """Complete one hypothesis (digits and the exploded mine named in place) and check it is a possible
+    position: the cells and why when it is not."""
+    unnamed = [i for i, s in enumerate(states) if s is None]
+    if unnamed:
+        g = groups[unnamed[0]]
+        return list(g.members), f"cannot be named: {g.why}"
+    unsure = _name_digits(groups, states, rows, cols)
+    if unsure is not None:
+        return unsure
+    _settle_exploded(groups, states)
+    board = np.empty(rows * cols, np.int8)
+    for g, s in zip(groups, states, strict=True):
+        board[g.members] = int(s)  # type: ignore[arg-type]
+    board = board.reshape(rows, cols)
+    if claimed and not shows_every_mine(board):
+        g = groups[claimed[0]]
+        return list(g.members), f"cannot be named: {g.why}, and the numbers do not show it is a mine"
+    found = logic_problem(board)
+    if found is not None:
+        return [found[0]], found[1]
+    unsatisfiable = frontier_problem(board)
+    if unsatisfiable is not None:
+        return [
+            unsatisfiable[0] * cols + unsatisfiable[1]
+        ], "is part of numbers no arrangement of mines satisfies"
+    return None
 
 
 # -- the reader --------------------------------------------------------------------------------------

@@ -317,6 +317,12 @@ def references(bold: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     )
 
 
+def shape_distance(a: GlyphShape, b: GlyphShape) -> float:
+    """How unlike two glyphs are, in the units of :func:`digit_distances` (box and aspect)."""
+    excess = max(abs(np.log(a.aspect) - np.log(b.aspect)) - np.log(WIDTH_SPREAD), 0.0)
+    return float(np.abs(a.box - b.box).mean() + ASPECT_WEIGHT * excess)
+
+
 def digit_distances(shape: GlyphShape, bold: bool = False) -> np.ndarray:
     """``(8,)`` distance of a glyph to the nearest reference of each digit 1-8 (lower is closer);
     ``bold``: among references redrawn at every weight, a weight unlike the glyph's counting against."""
