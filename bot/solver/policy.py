@@ -97,6 +97,8 @@ class Policy:
     """Never prefer a *dead* candidate (it can show only one number) while a living one was scored."""
     isolated_search: bool = False
     """Search an isolated region with a fixed mine count exhaustively and play it first."""
+    safety_window: float = 0.0
+    """If > 0, frontier candidates are instead the cells with P(safe) >= (1 - this) x the best P(safe)."""
     long_term: float = 0.0
     """Scale a candidate's score by 1 + this x P(it defuses a 50/50 pattern | safe) (:mod:`longterm`)."""
 
@@ -302,7 +304,10 @@ def _candidates(know: Knowledge, probs: Probabilities, pol: Policy) -> list[int]
     """The cells worth a closer look: near-safest frontier cells and the best off-frontier cells."""
     unknown = [j for j, p in probs.prob.items() if 0.0 < p < 1.0]
     best = min(probs.prob[j] for j in unknown)
-    limit = best + pol.tolerance * max(best, 0.1) + 1e-12
+    if pol.safety_window > 0:
+        limit = 1.0 - (1.0 - pol.safety_window) * (1.0 - best) + 1e-12
+    else:
+        limit = best + pol.tolerance * max(best, 0.1) + 1e-12
     frontier = sorted((probs.prob[j], j) for j in unknown if j in probs.frontier and probs.prob[j] <= limit)
     chosen = [j for _, j in frontier[: pol.max_candidates]]
     if probs.off and probs.off_prob is not None and probs.off_prob <= limit:
