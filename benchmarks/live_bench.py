@@ -45,7 +45,7 @@ from harness.clients import CLIENTS, Look, make_client, screen_for  # noqa: E402
 from harness.realclients import RealClient, VirtualDisplay, exit_on_sigterm  # noqa: E402
 
 LOGGER = logging.getLogger("live_bench")
-STEPS = ("capture", "classify", "solve", "click", "wait", "own")
+STEPS = ("capture", "classify", "solve", "click", "wait", "own", "cpu")
 
 
 class CheckedInput(PyAutoGuiInput):

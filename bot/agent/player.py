@@ -541,8 +541,11 @@ class Player:
     def _attempt(
         self, previous: Board | None, timing: MoveTiming, rule: FirstClickRule, clicked: Iterable[Coord]
     ) -> tuple[Sight, list[Move]] | Problem:
-        """One grab, read, check and solve: the sight and its moves, or why it cannot be trusted."""
-        t0 = self.clock()
+        """One grab, read, check and solve: the sight and its moves, or why it cannot be trusted.
+
+        Every attempt's time is counted in ``timing`` (a refused reading too), and its CPU time on this
+        thread (what load does not inflate) in ``timing.cpu``."""
+        t0, cpu0 = self.clock(), time.thread_time()
         try:
             image = self._grab()
         except CaptureError as exc:
@@ -550,6 +553,7 @@ class Player:
         t1 = self.clock()
         timing.capture += (t1 - t0) * 1000
         sight: Sight | None = None
+        t2: float | None = None
         try:
             try:
                 sight = self._read(image)
@@ -560,15 +564,18 @@ class Player:
                 sight = ended
             problem = self._inconsistency(previous, sight, clicked)
             t2 = self.clock()
-            timing.classify += (t2 - t1) * 1000
             moves: list[Move] = []
             if not problem and sight.status is GameStatus.PLAYING:
                 moves = flag_the_rest(sight.board) or choose_moves(
                     sight.board, sight.board.mines, rule, flags=self.options.flags
                 )
-            timing.solve += (self.clock() - t2) * 1000
         except (ContradictionError, GameOverError) as exc:
             problem = str(exc)
+        finally:
+            end = self.clock()
+            timing.classify += ((end if t2 is None else t2) - t1) * 1000
+            timing.solve += 0.0 if t2 is None else (end - t2) * 1000
+            timing.cpu += (time.thread_time() - cpu0) * 1000
         if problem:
             return Problem(problem, image, False, sight)
         if self.options.save_frames:

@@ -21,6 +21,8 @@ class MoveTiming:
     solve: float = 0.0
     click: float = 0.0
     wait: float = 0.0
+    cpu: float = 0.0
+    """The bot's own CPU time on its thread (capture, classify, solve): what load does not inflate."""
 
     @property
     def own(self) -> float:
@@ -124,7 +126,7 @@ class SessionSummary:
         learned = sorted({s for r in self.results for s in r.learned})
         if learned:
             lines.append(f"learned unseen cell states: {', '.join(learned)}")
-        steps = ("capture", "classify", "solve", "click", "wait", "own")
+        steps = ("capture", "classify", "solve", "click", "wait", "own", "cpu")
         parts = [f"{s} {p50:.1f}/{p99:.1f}" for s in steps for p50, p99 in [self.timing_percentiles(s)]]
         lines.append("per move ms p50/p99: " + ", ".join(parts))
         if self.stopped:
