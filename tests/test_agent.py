@@ -392,10 +392,11 @@ def test_judge_end_reads_an_end_from_what_can_be_read():
     assert judge_end(won, unsure_mine, None, before, 1) is None  # a revealed cell changed: a misread
 
 
-@pytest.mark.parametrize("skin", ["classic", "auto"])
-def test_a_won_screen_the_skin_cannot_read_is_a_win(skin, tmp_path):
+@pytest.mark.parametrize("skin", ["classic", "auto", "generic"])
+def test_a_won_screen_the_skin_cannot_read_is_a_win(skin, tmp_path, monkeypatch):
     """Named skin: judged from what it reads and the face. Auto: the skinless reader takes over the
-    frames the skin chosen at the start cannot read (and says so in the result)."""
+    frames the skin chosen at the start cannot read (and says so in the result). No skin: judged
+    from what the templates taught by this game's exact frames read (every safe cell open)."""
     client = sim("beginner", seed=5, rule="zero")
     won = {"seen": False}
 
@@ -407,6 +408,17 @@ def test_a_won_screen_the_skin_cannot_read_is_a_win(skin, tmp_path):
                 r = client.geometry.cell_rect(cell)
                 image[r.top : r.bottom, r.left : r.right] = (255, 0, 255)
 
+    if skin == "generic":  # a skinless reader that cannot name the client's end-of-game look either
+        import bot.vision.read as read
+
+        real = read.read_cells
+
+        def refuses_the_end(image, geometry, model=None):
+            if client.game.status is GameStatus.WON:
+                raise RecognitionError("cell (0, 0) cannot be named (a test reader)", cell=(0, 0))
+            return real(image, geometry, model)
+
+        monkeypatch.setattr(read, "read_cells", refuses_the_end)
     capture = Doctored(client, (0, 0), after=0, paint=paint_mines)
     for seed in range(5, 12):  # the first won game among a few
         client.seed = seed
@@ -418,8 +430,10 @@ def test_a_won_screen_the_skin_cannot_read_is_a_win(skin, tmp_path):
     assert won["seen"] and result.status == "won" and result.error is None
     if skin == "classic":
         assert result.ended_by == "face (some cells unreadable)" and result.skin == "classic"
-    else:
+    elif skin == "auto":
         assert result.skin == "classic + no skin"
+    else:
+        assert result.ended_by == "board (some cells unreadable)" and result.skin == "generic"
 
 
 def test_a_number_no_click_could_have_opened_is_a_misread():

@@ -499,17 +499,26 @@ class Player:
         return self._generic
 
     def _judge_unreadable(self, image: np.ndarray, previous: Board | None) -> Sight | None:
-        """An ended game on a screen whose cells cannot all be read (see :func:`judge_end`), or None."""
+        """An ended game on a screen whose cells cannot all be read (see :func:`judge_end`), or None.
+
+        With no skin, the cells are those the templates this game's exact readings taught read surely
+        (:mod:`bot.vision.taught`; the skinless reader refuses a frame whole): a win shows when they are
+        every safe cell, whatever the others show (a client's own end-of-game flags, say)."""
         from bot.vision.classify import classify_cells
-        from bot.vision.read import is_generic
+        from bot.vision.read import is_generic, taught_skin
         from bot.vision.status import find_face
 
         assert self.skin is not None
-        if is_generic(self.skin):
-            return None  # the skinless reader refuses a frame whole: no partial reading to judge
         geometry = self._region_geometry()
-        cells = classify_cells(image, geometry, self.skin)
-        face = find_face(image, geometry, self.skin)
+        if self._fell_back or is_generic(self.skin):
+            stand_in = self._fallback_skin() if self._fell_back else self.skin
+            seen = taught_skin(stand_in).classify(image, geometry)  # type: ignore[arg-type]
+            if seen is None:
+                return None
+            cells, face = seen[1], None
+        else:
+            cells = classify_cells(image, geometry, self.skin)
+            face = find_face(image, geometry, self.skin)
         sure = ~cells.uncertain_mask()
         judged = judge_end(cells.states, sure, face.status if face else None, previous, self.mines)
         if judged is None:
