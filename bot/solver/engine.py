@@ -569,6 +569,18 @@ def _combine(
     return weighed
 
 
+def products(polys: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The product of the polynomials, and for each one the product of all the others (no division)."""
+    prefix = [np.ones(1)]
+    for p in polys:
+        prefix.append(np.convolve(prefix[-1], p))
+    suffix = [np.ones(1)]
+    for p in reversed(polys):
+        suffix.append(np.convolve(suffix[-1], p))
+    suffix.reverse()
+    return prefix[-1], [np.convolve(prefix[r], suffix[r + 1]) for r in range(len(polys))]
+
+
 def weigh(
     rcs: list[RegionCount], n_off: int, mines_left: int
 ) -> tuple[float, list[tuple[tuple[int, ...], float]], float | None] | None:
@@ -577,15 +589,7 @@ def weigh(
     ``n_off`` cells next to no number share the mines the regions leave. None when no arrangement
     fits the mine total.
     """
-    polys = [rc.poly for rc in rcs]
-    prefix = [np.ones(1)]
-    for p in polys:
-        prefix.append(np.convolve(prefix[-1], p))
-    suffix = [np.ones(1)]
-    for p in reversed(polys):
-        suffix.append(np.convolve(suffix[-1], p))
-    suffix.reverse()
-    everything = prefix[-1]
+    everything, all_but = products([rc.poly for rc in rcs])
     f = np.arange(len(everything))
     top, off_weight = off_weights(n_off, mines_left, len(everything))
     terms = everything * off_weight
@@ -594,8 +598,7 @@ def weigh(
         return None
     log_weight = sum(rc.log_scale for rc in rcs) + float(top) + math.log(weight)
     groups: list[tuple[tuple[int, ...], float]] = []
-    for r, rc in enumerate(rcs):
-        others = np.convolve(prefix[r], suffix[r + 1])
+    for rc, others in zip(rcs, all_but, strict=True):
         sums = (np.correlate(off_weight, others, "valid") @ rc.both).tolist()
         size = len(rc.groups)
         for group, mines, free in zip(rc.groups, sums[:size], sums[size:], strict=True):

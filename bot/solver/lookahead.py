@@ -30,6 +30,7 @@ from bot.solver.engine import (
     count_region,
     count_tracked,
     off_weights,
+    products,
     split_regions,
 )
 from bot.solver.rules import COVERED, FLAG, Knowledge
@@ -153,21 +154,13 @@ class _Rest:
 
 def _rest(others: list[RegionCount], n_off: int, mines_left: int, length: int) -> _Rest:
     """The :class:`_Rest` of the regions ``others`` for joint counts of up to ``length`` totals."""
-    polys = [rc.poly for rc in others]
-    prefix = [np.ones(1)]
-    for poly in polys:
-        prefix.append(np.convolve(prefix[-1], poly))
-    suffix = [np.ones(1)]
-    for poly in reversed(polys):
-        suffix.append(np.convolve(suffix[-1], poly))
-    suffix.reverse()
-    q = prefix[-1]
+    q, all_but = products([rc.poly for rc in others])
     size = length + len(q) - 1
     padded = np.concatenate([np.zeros(length - 1), q, np.zeros(length - 1)])
     top, off_weight = off_weights(n_off, mines_left, size)
     sums = [np.zeros((length, 0))]
-    for r, rc in enumerate(others):
-        around = np.correlate(off_weight, np.convolve(prefix[r], suffix[r + 1]), "valid")
+    for rc, but in zip(others, all_but, strict=True):
+        around = np.correlate(off_weight, but, "valid")
         sums.append(around[_hankel(len(rc.poly), length)].T @ rc.both)
     return _Rest(
         sum(rc.log_scale for rc in others) + top,
