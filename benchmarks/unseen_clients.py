@@ -1,0 +1,181 @@
+"""Play real clients minebot was never built or tested for, as a new user would: ``minebot play`` with
+the default ``--skin auto``, no calibration, no options fitted to the client.
+
+A generalisation check, not a target: the clients here (GNOME Mines in its three themes, Simon
+Tatham's Mines) are named nowhere else in the repository, and nothing in ``bot/`` knows them. Each
+game gets a fresh client on a private Xvfb screen (so no new-game handling is needed); the bot plays
+it through the real pipeline (mss, the readers, the solver, pyautogui) in its own process, and its
+results log says how the game ended.
+
+    python benchmarks/unseen_clients.py --games 5            # every client
+    python benchmarks/unseen_clients.py --client sgt-mines --games 10 --json out.json
+
+Needs Debian's ``gnome-mines`` and ``sgt-puzzles`` (skipped when absent), ``xvfb`` and ``xdotool``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from harness.realclients import VirtualDisplay  # noqa: E402
+
+SCREEN = (1280, 900)
+GAME_SECONDS = 150
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """How to start one client on an Expert board: its command, environment and clicks to a fresh board."""
+
+    name: str
+    program: str
+    args: tuple[str, ...]
+    settings: str = ""
+    """GSettings keyfile text (GNOME Mines keeps its theme and window size there)."""
+    start_clicks: tuple[tuple[int, int], ...] = ()
+    """Clicks that bring up a fresh Expert board (GNOME Mines opens on a size menu)."""
+
+
+def _gnome(theme: str) -> Unseen:
+    settings = (
+        "[org/gnome/Mines]\nwindow-width=1260\nwindow-height=860\n"
+        f"theme='{theme}'\nuse-animations=false\nuse-question-marks=false\n"
+    )
+    return Unseen(f"gnome-mines/{theme}", "/usr/games/gnome-mines", (), settings, ((424, 690),))
+
+
+CLIENTS: dict[str, Unseen] = {
+    c.name: c
+    for c in (
+        _gnome("default"),
+        _gnome("bgcolors"),
+        _gnome("classic"),
+        Unseen("sgt-mines", "/usr/games/sgt-mines", ("30x16n99",)),
+    )
+}
+
+
+def _xdotool(env: dict[str, str], *args: str) -> str:
+    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, check=False).stdout
+
+
+def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
+    """One game on a fresh client: the bot's result line (its results log), or an error line."""
+    with tempfile.TemporaryDirectory() as config, VirtualDisplay(*SCREEN) as display:
+        env = dict(display.env, NO_AT_BRIDGE="1")
+        if client.settings:
+            keyfile = Path(config) / "glib-2.0" / "settings" / "keyfile"
+            keyfile.parent.mkdir(parents=True)
+            keyfile.write_text(client.settings)
+            env.update(GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=config)
+        game = subprocess.Popen(
+            [client.program, *client.args],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            time.sleep(4)
+            windows = _xdotool(env, "search", "--onlyvisible", "--name", "Mines").split()
+            if windows:  # focus the window itself, so the game does not pause when the pointer leaves it
+                _xdotool(env, "windowfocus", "--sync", windows[-1])
+            for x, y in client.start_clicks:
+                _xdotool(env, "mousemove", str(x), str(y), "click", "1")
+                time.sleep(2)
+            before = log.read_text().count("\n") if log.exists() else 0
+            bot_env = dict(os.environ, **display.env)
+            cmd = [sys.executable, "-m", "bot", "play", "--games", "1", "--time-limit", str(seconds)]
+            cmd += ["--save-frames", str(frames), "--results-log", str(log)]
+            started = time.monotonic()
+            limit = seconds + 60
+            done = subprocess.run(cmd, cwd=ROOT, env=bot_env, capture_output=True, text=True, timeout=limit)
+            lines = log.read_text().splitlines() if log.exists() else []
+            if len(lines) > before:
+                return json.loads(lines[-1])
+            tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+            return {"status": "error", "error": tail[0], "seconds": time.monotonic() - started}
+        finally:
+            game.terminate()
+            try:
+                game.wait(5)
+            except subprocess.TimeoutExpired:
+                game.kill()
+
+
+def summary(name: str, games: list[dict]) -> dict:
+    """Counts per ending and the most common stop reasons of one client's games."""
+    ends = Counter(g.get("status", "?") for g in games)
+    reasons = Counter((g.get("error") or "")[:140] for g in games if g.get("error"))
+    own = sorted(g["own_ms_p50"] for g in games if g.get("own_ms_p50") is not None)
+    return {
+        "client": name,
+        "games": len(games),
+        "won": ends.get("won", 0),
+        "lost": ends.get("lost", 0),
+        "other": len(games) - ends.get("won", 0) - ends.get("lost", 0),
+        "clicks_mean": sum(g.get("clicks", 0) for g in games) / max(len(games), 1),
+        "own_ms_p50_median": own[len(own) // 2] if own else None,
+        "reasons": reasons.most_common(3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--client", choices=sorted(CLIENTS), action="append", help="default: all")
+    parser.add_argument("--games", type=int, default=3, help="games per client (default 3)")
+    parser.add_argument("--seconds", type=float, default=GAME_SECONDS, help="time limit per game")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "minebot-unseen")
+    parser.add_argument("--json", type=Path, help="write the per-game lines and summaries here")
+    args = parser.parse_args(argv)
+    if shutil.which("xdotool") is None:
+        parser.error("xdotool is needed (apt-get install xdotool)")
+    results: dict[str, list[dict]] = {}
+    for name in args.client or sorted(CLIENTS):
+        client = CLIENTS[name]
+        if not Path(client.program).exists():
+            print(f"{name}: {client.program} is not installed, skipped")
+            continue
+        slug = name.replace("/", "-")
+        log = args.out / f"{slug}.jsonl"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        games: list[dict] = []
+        for k in range(args.games):
+            line = play_one(client, log, args.out / f"frames-{slug}", args.seconds)
+            games.append(line)
+            said = f"{line.get('status')} {line.get('clicks', 0)} clicks {line.get('error') or ''}"
+            print(f"{name} game {k}: {said}"[:220])
+        results[name] = games
+    table = [summary(name, games) for name, games in results.items()]
+    print("\n| client | games | won | lost | stopped | clicks / game | own ms p50 (median game) |")
+    print("|---|---|---|---|---|---|---|")
+    for row in table:
+        own = row["own_ms_p50_median"]
+        own_text = f"{own:.1f}" if own is not None else "-"
+        print(
+            f"| {row['client']} | {row['games']} | {row['won']} | {row['lost']} | {row['other']} | "
+            f"{row['clicks_mean']:.0f} | {own_text} |"
+        )
+    for row in table:
+        for reason, count in row["reasons"]:
+            print(f"{row['client']}: {count}x {reason}")
+    if args.json:
+        args.json.write_text(json.dumps({"summary": table, "games": results}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
