@@ -105,6 +105,10 @@ class Probabilities:
     off: tuple[int, ...]
     """Unknown cells next to no number."""
     off_prob: float | None
+    regions: list[list[int]] = field(default_factory=list, repr=False)
+    """The independent regions (lists of number cells), as :func:`split_regions` gives them."""
+    counted: list[RegionCount | None] = field(default_factory=list, repr=False)
+    """Their counts (None: past the budget, approximated)."""
 
     @property
     def weight(self) -> float | None:
@@ -472,7 +476,7 @@ def solve(know: Knowledge, total: int | None, node_budget: int = NODE_BUDGET) ->
         off_prob = _combine_independent(know, regions, counted, off, mines_left, prob)
     for j in off:
         prob[j] = off_prob  # type: ignore[assignment]
-    return Probabilities(prob, log_weight, exact, frontier, off, off_prob if off else None)
+    return Probabilities(prob, log_weight, exact, frontier, off, off_prob if off else None, regions, counted)
 
 
 def log_weight(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> float | None:

@@ -27,11 +27,9 @@ from bot.solver.engine import (
     Probabilities,
     RegionCount,
     TrackedCount,
-    count_region,
     count_tracked,
     off_weights,
     products,
-    split_regions,
 )
 from bot.solver.rules import COVERED, FLAG, Knowledge
 
@@ -63,8 +61,7 @@ def _base(know: Knowledge, probs: Probabilities, total: int) -> _Base | None:
     """The shared part of the look-ahead for ``probs`` (cached for the next candidate)."""
     if _BASE and _BASE[0].probs is probs:
         return _BASE[0]
-    regions = split_regions(know)
-    counted = [count_region(know, r) for r in regions]
+    regions, counted = probs.regions, probs.counted  # (as solve() split and counted them)
     if any(rc is None for rc in counted):
         return None
     region_of = {k: r for r, cons in enumerate(regions) for k in cons}
