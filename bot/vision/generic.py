@@ -127,6 +127,8 @@ CROSS_INK = 0.6
 
 TWO_COLOURS = 100.0
 """Solid ink in two colours at least this far apart (0-255 RGB), each a tenth of it, is no digit."""
+MAX_BALANCE = 2.0
+"""Most a channel's colour differences are stretched to make up for a tint dimming it."""
 
 MAX_GROUPS = 60
 """Most different looks a board's cells may fall into (a board shows at most about 16 states, each
@@ -375,10 +377,12 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     return edge_share + rim_diff / 100.0
 
 
-def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
+def ink_colours(tile: np.ndarray, ink: np.ndarray, balance: np.ndarray | None = None) -> bool:
     """Whether a glyph's solid ink holds two clearly different colours (a flag's red cloth and black
     pole, a mine's body and shine): a digit is drawn in one colour. Only the ink's inside counts (its
-    anti-aliased edge blends with the background)."""
+    anti-aliased edge blends with the background). ``balance``: each channel's share of its full range
+    the board spans (:func:`channel_balance`); colours are compared as if each spanned it all, so that a
+    tint dimming one channel (a night light's blue) does not merge two colours."""
     m = (len(tile) - len(ink)) // 2
     core = cv2.erode((ink >= 0.9).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     solid = tile[m : len(tile) - m, m : len(tile) - m][core]
@@ -388,7 +392,17 @@ def ink_colours(tile: np.ndarray, ink: np.ndarray) -> bool:
         solid.astype(np.float32), 2, None, (cv2.TERM_CRITERIA_MAX_ITER, 10, 0.1), 1, cv2.KMEANS_PP_CENTERS
     )
     share = float(labels.mean())
-    return bool(np.linalg.norm(centres[0] - centres[1]) >= TWO_COLOURS and 0.1 <= share <= 0.9)
+    apart = (centres[0] - centres[1]) / (balance if balance is not None else 1.0)
+    return bool(np.linalg.norm(apart) >= TWO_COLOURS and 0.1 <= share <= 0.9)
+
+
+def channel_balance(tiles: list[np.ndarray]) -> np.ndarray:
+    """``(3,)`` each colour channel's spread over a board's looks (1st to 99th percentile) as a share of
+    the widest channel's, at least ``1 / MAX_BALANCE``: a board with white and dark parts spans every
+    channel alike unless a tint dims one."""
+    pixels = np.concatenate([t.reshape(-1, 3) for t in tiles])
+    spread = np.percentile(pixels, 99, axis=0) - np.percentile(pixels, 1, axis=0)
+    return np.clip(spread / max(float(spread.max()), 1.0), 1.0 / MAX_BALANCE, 1.0).astype(np.float32)
 
 
 def ink_colour(tile: np.ndarray, ink: np.ndarray) -> np.ndarray:
@@ -533,11 +547,16 @@ def digit_costs(shape: GlyphShape, extra_holes: bool = True, bold: bool = False)
     return distances
 
 
-def shape_of(group: Group, base: np.ndarray | None, known: tuple[np.ndarray, ...] = ()) -> None:
+def shape_of(
+    group: Group,
+    base: np.ndarray | None,
+    known: tuple[np.ndarray, ...] = (),
+    balance: np.ndarray | None = None,
+) -> None:
     """Name a glyph group's shape (cross, mine, digit or other mark) from its ink; a digit's value is
     settled later, with the whole board (:mod:`bot.vision.digits`)."""
     ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET, known)
-    group.colours = ink_colours(group.tile, ink)
+    group.colours = ink_colours(group.tile, ink, balance)
     group.ink = ink_colour(group.tile, ink)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
@@ -668,6 +687,7 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     kinds = _kinds(groups, texture)
     plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
     fills = tuple(dominant_colour(_inner_ring(groups[i].tile)) for i in plain)
+    balance = channel_balance([g.tile for g in groups])
     for g in groups:
         if g.shape == Shape.PLAIN:
             continue
@@ -678,7 +698,7 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             g.kind = groups[g.base].kind
             # framed exactly like a raised tile: raised itself, whatever its glyph does to its own bevel
             g.raised = g.raised or (groups[g.base].raised and g.frame <= FLAG_FRAME)
-        shape_of(g, groups[g.base].tile if g.base is not None else None, fills)
+        shape_of(g, groups[g.base].tile if g.base is not None else None, fills, balance)
     crossed_out(groups)
     for g in groups:
         if g.shape != Shape.PLAIN and g.kind is not None:
