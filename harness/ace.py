@@ -16,7 +16,8 @@ ace draws every cell state from a fixed bitmap, so a cell's pixels are the same 
 
 The digit masks were taken from lost games, where every mine is shown, and labelled by the board's
 logic (each number equals its count of shown mines); ``capture_real.py ace-glyphs`` repeats that.
-A glyph not in the table (7 was never seen in 110 lost games) raises :class:`ClientError`, never a guess.
+The 7, never met in 110 lost games, came from a won live game (the harness's truth named it unknown;
+its shape is plain). A glyph not in the table raises :class:`ClientError`, never a guess.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ GLYPHS: dict[str, Cell] = {
     "...#.|..##.|.#.#.|#..#.|#####|...#.|...#.": Cell.FOUR,
     "#####|#....|####.|....#|....#|#...#|.###.": Cell.FIVE,
     "..##.|.#...|#....|####.|#...#|#...#|.###.": Cell.SIX,
+    "#####|....#|...#.|...#.|..#..|..#..|..#..": Cell.SEVEN,
     ".###.|#...#|#...#|.###.|#...#|#...#|.###.": Cell.EIGHT,
 }
 """Digit glyphs by their white-pixel mask ('#' white), rows joined by '|'."""

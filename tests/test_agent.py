@@ -809,3 +809,12 @@ def test_a_new_game_when_no_board_was_ever_found_needs_a_restart():
     player.play_game()
     player.new_game()
     assert restarts == [1] and player.new_game_way == "restart" and client.clicks == 0
+
+
+def test_a_first_click_on_a_mine_under_a_rule_the_client_does_not_keep_is_a_loss_not_a_misread():
+    """classic declares a safe first click; this client has no protection (ace-minesweeper): the first
+    click's safety came from the rule, not from a reading, so its mine is the game's loss."""
+    client = sim("expert", seed=3, rule="none")
+    result = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
+    assert result.clicks == 1 and result.rule == "safe"
+    assert result.status == "lost" and result.error is None

@@ -878,7 +878,7 @@ class Player:
         assert self.skin is not None
         from bot.vision.read import is_generic
 
-        promised = not is_generic(self.skin)  # read with no skin: nothing is known of the client
+        promised = not is_generic(self.skin) and not self._fell_back  # no skin reads it: nothing is known
         return self.options.rule or self.first_clicks.rule(self.skin.first_click_rule, promised)
 
     def _note_first_click(self, board: Board, cell: Coord, sight: Sight) -> None:
@@ -981,7 +981,7 @@ class Player:
                 result.moves += 1
                 if move.action is Action.OPEN and move.probability > 0:
                     result.guesses += 1
-                else:
+                elif not sight.board.is_fresh():  # a first click is safe by the rule, not by what was read
                     opened_safe.update(move.opens or (move.cell,))
             timing.click = (self.clock() - t0) * 1000
             if sight.board.is_fresh() and clicked:
