@@ -80,6 +80,8 @@ PLAIN_RESIDUAL = 18.0
 plain."""
 KIND_DISTANCE = 40.0
 """Plain groups whose mean colours are nearer than this (0-255 RGB) are one kind."""
+KIND_FRAME = 0.5
+"""... and whose frames (grid line, bevel) differ at most this much (:func:`frame_difference`)."""
 FRAME_COLOUR = 24.0
 """Colour difference (0-255, most different channel) above which two tiles' frame pixels differ."""
 FRAME_MATCH = 1.0
@@ -600,7 +602,8 @@ class Kind:
 
 
 def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
-    """Plain groups joined by mean colour into kinds (each group's ``kind`` set)."""
+    """Plain groups joined into kinds by mean colour and framing (each group's ``kind`` set): a covered
+    tile and a revealed one may be close in colour, but their frames (bevel, grid line) differ."""
     kinds: list[Kind] = []
     plain = sorted(
         (i for i, g in enumerate(groups) if g.shape == Shape.PLAIN), key=lambda i: -len(groups[i].members)
@@ -609,7 +612,9 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
         g = groups[i]
         colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
         for k, kind in enumerate(kinds):
-            if kind.raised == g.raised and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE:
+            near = np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
+            framed_alike = frame_difference(g.tile, groups[kind.groups[0]].tile) <= KIND_FRAME
+            if kind.raised == g.raised and near and framed_alike:
                 kind.groups.append(i)
                 kind.cells += len(g.members)
                 g.kind = k
@@ -945,6 +950,8 @@ def _whole_reading(
     for g, s in zip(groups, states, strict=True):
         board[g.members] = int(s)  # type: ignore[arg-type]
     board = board.reshape(rows, cols)
+    if (board == Cell.ZERO).all():  # a board with no mine: no game shows one
+        return list(groups[0].members), "reads 0 like every other cell, a board with no mine"
     if claimed and not shows_every_mine(board):
         g = groups[claimed[0]]
         return list(g.members), f"cannot be named: {g.why}, and the numbers do not show it is a mine"
