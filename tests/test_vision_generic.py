@@ -361,3 +361,16 @@ def test_a_lost_board_whose_mines_are_no_symmetric_glyph_reads(tinted):
     image = cv2.imread(str(png))
     reading = read_cells(night_light(image) if tinted else image, capture_geometry(png, truth))
     assert reading.board(None).to_text() == truth.to_text()
+
+
+def test_a_flat_look_beside_a_raised_covered_look_is_revealed():
+    """The made-up 'tinted' look: each number on a tile tinted for it, 0s white, covered tiles raised.
+    A board draws one covered look, so the white kind (which logic alone allows either way: every 0
+    sits among numbers) is revealed; and a digit's own tinted ground, the same all round it, is its
+    background (its anti-aliased edge passing near the covered grey had made the whole tile its ink)."""
+    import styles
+
+    look = styles.LOOKS["tinted"]
+    board = styles.fit_board(styles.mid_game(16, 30, 99, 0, lost=False), look)
+    image, geometry = styles.screenshot(board, look, scale=1.0)
+    assert read_cells(image, geometry).board(None).to_text() == board.to_text()

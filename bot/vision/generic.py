@@ -447,6 +447,8 @@ def own_background(tile: np.ndarray, known: tuple[np.ndarray, ...] = ()) -> np.n
         fills = [min(float(np.abs(c - k).max()) for k in known) for c in candidates]
         if min(fills) <= KNOWN_FILL:
             return candidates[int(np.argmin(fills))]
+        if max(float(np.abs(a - b).max()) for a in candidates for b in candidates) <= KNOWN_FILL:
+            return candidates[1]  # edge, inner ring and rim agree: a ground of its own all round the glyph
         pixels = inner.reshape(-1, 3)
         shown = [float((np.abs(pixels - k).max(axis=1) <= 2 * KNOWN_FILL).mean()) for k in known]
         if max(shown) >= FILL_SHOWN:
@@ -741,6 +743,21 @@ def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
     return list(itertools.product(*options))
 
 
+def _one_covered_look(
+    fits: list[tuple[tuple[bool, ...], list[Cell]]], kinds: list[Kind]
+) -> list[tuple[tuple[bool, ...], list[Cell]]]:
+    """Of several readings the logic allows, those taking every flat kind as revealed, when the board
+    draws its covered tiles in a look of their own (raised or dithered): a board has one covered look.
+    A flat look of one cell is left to the logic alone (the pointer may highlight one covered tile)."""
+    sure = [kind.raised or kind.texture >= TEXTURE for kind in kinds]
+    if len(fits) < 2 or not any(sure):
+        return fits
+    if any(kind.cells < 2 for kind, covered in zip(kinds, sure, strict=True) if not covered):
+        return fits
+    revealed = [f for f in fits if not any(c and not s for c, s in zip(f[0], sure, strict=True))]
+    return revealed or fits
+
+
 def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     """A glyph group's state given which kinds are covered; None when it cannot be named."""
     on_covered = g.raised or (g.kind is not None and covered[g.kind])
@@ -918,6 +935,7 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
                 problem = found
                 continue
             fits.append((covered, [s for s in states if s is not None]))
+    fits = _one_covered_look(fits, kinds)
     if len(fits) == 1:
         return fits[0][1]
     if not fits:
