@@ -779,8 +779,9 @@ def _claim_mines(
     """Glyph groups on a revealed tile that are no digit (any shape, any colours) taken as shown mines,
     in place: a revealed cell shows a number or a mine, nothing else; so is a glyph on a ground of its
     own nearer their shape than any digit's (the mine that went off). Only a hypothesis: the reading
-    stands only if the whole board then shows every mine (each number equals its shown mines and
-    flags, :func:`bot.vision.digits.shows_every_mine`). Returns the groups
+    stands only if the board is then lost, showing the mine that went off, and shows every mine (each
+    number equals its shown mines and flags, :func:`bot.vision.digits.shows_every_mine`; flags count
+    alike, so a won board's flags taken for mines would pass without the first). Returns the groups
     claimed, and the symmetric glyphs on covered tiles that are then no mine (shown mines share one
     look, on revealed tiles): a flag or a wrong flag, which the counts tell apart."""
     claimed = []
@@ -970,9 +971,9 @@ def _whole_reading(
     board = board.reshape(rows, cols)
     if (board == Cell.ZERO).all():  # a board with no mine: no game shows one
         return list(groups[0].members), "reads 0 like every other cell, a board with no mine"
-    if claimed and not shows_every_mine(board):
+    if claimed and not ((board == Cell.EXPLODED).any() and shows_every_mine(board)):
         g = groups[claimed[0]]
-        return list(g.members), f"cannot be named: {g.why}, and the numbers do not show it is a mine"
+        return list(g.members), f"cannot be named: {g.why}, and the board does not show it is a mine"
     found = logic_problem(board)
     if found is not None:
         return [found[0]], found[1]
