@@ -388,3 +388,21 @@ def test_a_won_boards_flags_are_not_taken_for_mines():
     except RecognitionError:
         return
     assert reading.board.to_text() == truth.to_text()
+
+
+def test_cells_whose_glyphs_differ_in_one_stroke_are_not_grouped():
+    """A 3 and a 5 of one bold font in one ink differ in one short stroke (4-6 of 256 pooled pixels, each
+    strongly): two groups, not one, or one of them would be named by the other's shape. Cells of one
+    state differ by a few levels everywhere, or strongly in a pixel or two (a stray anti-aliased edge)."""
+    from bot.vision.generic import SAME_OUTLIERS, group_cells
+
+    rng = np.random.default_rng(0)
+    base = rng.uniform(100, 140, (256, 3))
+    stroke = base.copy()
+    stroke[[20, 21, 36, 37, 52, 53]] += 100  # a short stroke one glyph has
+    noisy = base + rng.uniform(-3, 3, base.shape)
+    speck = base.copy()
+    speck[np.arange(SAME_OUTLIERS) * 40] += 60
+    labels = group_cells(np.stack([base, stroke, noisy, speck]))
+    assert labels[0] != labels[1]
+    assert labels[0] == labels[2] == labels[3]
