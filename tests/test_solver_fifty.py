@@ -73,12 +73,12 @@ def test_no_arrangement_or_later_number_tells_an_unavoidable_guess_apart():
     assert checked >= 2
 
 
-def test_the_policy_takes_an_unavoidable_guess_only_when_asked():
+def test_the_policy_takes_an_unavoidable_guess_unless_told_not_to():
     board = Board.from_text(ENCLOSED)
-    policy = dataclasses.replace(find_policy("best"), name="enclosed", enclosed_guess=True)
-    move = choose_move(board, policy=policy)
+    move = choose_move(board)
     assert move.cell == (1, 1) and move.reason.startswith("unavoidable guess")
-    assert not choose_move(board).reason.startswith("unavoidable guess")
+    policy = dataclasses.replace(find_policy("best"), name="plain", enclosed_guess=False)
+    assert not choose_move(board, policy=policy).reason.startswith("unavoidable guess")
 
 
 def test_dead_cells_are_counted_and_never_preferred_over_living_ones():

@@ -4,7 +4,8 @@ Order of work, cheapest first: first click by rule; the rules' certain cells; th
 certain cells; then one guess. The guess policy (``policy="best"``):
 
 1. An isolated 50/50 (two cells, one mine, touching no other unknown cell) must be guessed sooner or
-   later and nothing can ever tell them apart, so it is taken at once.
+   later and nothing can ever tell them apart, so it is taken at once; so is any *unavoidable guess*
+   (:mod:`bot.solver.fifty`: a number's cells that every other possibly-safe neighbour sees whole).
 2. Candidates are the cells within :attr:`Policy.tolerance` of the safest (plus the off-frontier cells
    with the fewest unknown neighbours, i.e. corners and edges).
 3. Each candidate scores its *secondary safety*: P(safe) x sum over the values it could show of
@@ -14,6 +15,11 @@ certain cells; then one guess. The guess policy (``policy="best"``):
    fewer unknown neighbours, then to the seeded random generator.
 
 ``policy="fast"`` skips step 3 (safest cell, fewest unknown neighbours).
+
+Options measured and left off (paired runs in ``docs/benchmarks.md``): :attr:`Policy.dead_last`,
+:attr:`Policy.isolated_search` (an isolated region searched exhaustively on its own),
+:attr:`Policy.safety_window` (a wider candidate window) and :attr:`Policy.long_term`
+(:mod:`bot.solver.longterm`).
 """
 
 from __future__ import annotations
@@ -91,7 +97,7 @@ class Policy:
     """Look-ahead: halve a value's worth when it leaves an isolated 50/50 (off: not shown to help)."""
     progress: float = 0.0
     """Look-ahead: add this much for each value that proves a cell safe (P(safe) x P(progress) bonus)."""
-    enclosed_guess: bool = False
+    enclosed_guess: bool = True
     """Take any unavoidable guess at once (:mod:`bot.solver.fifty`), not only an isolated 50/50."""
     dead_last: bool = False
     """Never prefer a *dead* candidate (it can show only one number) while a living one was scored."""
