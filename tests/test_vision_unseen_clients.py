@@ -8,6 +8,8 @@ import pytest
 from styles import LOOKS, screenshot
 
 from bot.board import Board, Cell
+from bot.errors import RecognitionError
+from bot.geometry import Geometry
 from bot.vision import read_screen
 from bot.vision.generic import read_cells
 
@@ -36,3 +38,11 @@ def test_simon_tathams_mines_covered_and_revealed_tiles_told_apart_by_their_fram
     truth = Board.from_text((DATA / "sgt_mines_opening.txt").read_text())
     reading = read_screen(cv2.imread(str(DATA / "sgt_mines_opening.png")), "generic")
     assert np.array_equal(reading.board.cells, truth.cells), reading.board.to_text()
+
+
+def test_one_flat_colour_is_no_board_of_covered_cells():
+    """A window painted over in one colour (the client gone, a blank area) has cells of one look too,
+    but no grid line, gap or bevel between them: refused, never read as a fresh board to click."""
+    image = np.full((200, 300, 3), (190, 190, 185), np.uint8)
+    with pytest.raises(RecognitionError, match="no grid line, gap or bevel"):
+        read_cells(image, Geometry(10, 10, 20, 20, 8, 12))

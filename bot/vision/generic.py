@@ -70,6 +70,8 @@ CORE = 8
 POOL = 2
 """Tiles are averaged in POOL x POOL blocks before they are compared (16 x 16 features)."""
 
+FRAMED_SHARE = 0.05
+"""Share of a tile's edge band that must differ from its fill for the tile to have a frame."""
 SAME_MEAN = 7.0
 """Largest mean colour difference (0-255) between two cells of one group."""
 SAME_PEAK = 40.0
@@ -416,6 +418,14 @@ def ink_colour(tile: np.ndarray, ink: np.ndarray) -> np.ndarray:
     m = (len(tile) - len(ink)) // 2
     solid = tile[m : len(tile) - m, m : len(tile) - m][ink >= 0.9]
     return np.median(solid, axis=0) if len(solid) else np.zeros(3, np.float32)
+
+
+def framed(tile: np.ndarray) -> bool:
+    """Whether a tile has a frame of its own (a grid line, a gap, a bevel): enough of its edge band
+    differs from its fill. Cells of one look with no frame are a flat area, not a board of covered cells."""
+    edge = _pixels(tile, 0, INSET)
+    fill = dominant_colour(_inner_ring(tile))
+    return float((np.abs(edge - fill).max(axis=1) > FRAME_COLOUR).mean()) >= FRAMED_SHARE
 
 
 def _inner_ring(tile: np.ndarray) -> np.ndarray:
@@ -1015,6 +1025,12 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         lone = np.nonzero(np.isin(labels, odd))[0] if len(odd) else np.arange(1)
         raise _refuse(
             list(lone), cols, f"is one of {labels.max() + 1} different looks: cells not aligned, or no board"
+        )
+    if labels.max() == 0 and not framed(tiles.mean(axis=0)):
+        raise _refuse(
+            list(range(rows * cols)),
+            cols,
+            "is one flat colour like every other cell, no grid line, gap or bevel between them: no board",
         )
     groups = [
         Group(members, tiles[members].mean(axis=0))
