@@ -360,6 +360,17 @@ def test_a_board_gone_for_good_stops_after_the_bounded_wait_without_clicking(tmp
     assert clicks == result.clicks and all_clicks_on_board_or_face(client)
 
 
+def test_a_client_that_takes_no_clicks_stops_the_game_after_three():
+    """Clicks that change nothing on the screen (a paused game, a covered window, a picture of a board):
+    the game stops after three in a row instead of clicking on for ever."""
+    client = sim("beginner", seed=2, rule="zero")
+    client.input.client = type("Deaf", (), {"handle": staticmethod(lambda event: None)})()
+    options = PlayOptions(settle_timeout=0.2, quiet=0.0)
+    result = Player(client.capture, client.input, options, sleep=lambda s: None).play_game()
+    assert result.status == "error" and "did not change after 3 clicks" in result.error
+    assert result.clicks == 3 and client.game.board.is_fresh()
+
+
 def test_a_different_game_found_elsewhere_stops_the_game():
     client = sim("beginner", seed=2, rule="zero")
     original = client.handle

@@ -125,6 +125,9 @@ is played, so a change there before a click means the window moved or was covere
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+UNANSWERED_CLICKS = 3
+"""Clicks in a row after which the screen did not change at all: the client is not taking the clicks
+(paused, covered, or what was read is no board), so the game stops rather than click on."""
 
 
 SETTLE_LOOKS = 4
@@ -842,9 +845,10 @@ class Player:
             for part in self._guard_parts(cell, ring)
         )
 
-    def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> None:
+    def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> bool:
         """Wait until the board and face differ from ``before`` and then stay unchanged for
-        ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``."""
+        ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``; whether the
+        screen changed at all."""
         t0 = self.clock()
         deadline = t0 + self.options.settle_timeout
         last, still_since = None, t0
@@ -861,6 +865,7 @@ class Player:
                 break
             self.sleep(self.options.poll)
         timing.wait += (self.clock() - t0) * 1000
+        return not np.array_equal(last, before)
 
     def _wait_for_player(self, before: np.ndarray) -> None:
         """In a dry run: wait (within the time limit) until someone else changes the board."""
@@ -932,6 +937,7 @@ class Player:
         clicked: list[Coord] = []
         first: tuple[Board, Coord] | None = None
         ring_failures = 0
+        unanswered = 0
         while True:
             self._check_limits()
             rule = self.rule()
@@ -988,7 +994,16 @@ class Player:
                 first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once
                 self._park()  # before the wait: a client may draw for the pointer (a hover, a tooltip)
-                self._wait_change(sight.image, timing)
+                if self._wait_change(sight.image, timing):
+                    unanswered = 0
+                else:
+                    unanswered += 1
+                    if unanswered >= UNANSWERED_CLICKS:
+                        raise MinebotError(
+                            f"the board did not change after {unanswered} clicks in a row: the client does "
+                            "not take minebot's clicks (is the game paused, its window behind another, or "
+                            "not a board at all?)"
+                        )
             previous = sight.board
 
     # -- new games --------------------------------------------------------------------------------
