@@ -371,6 +371,15 @@ def test_a_client_that_takes_no_clicks_stops_the_game_after_three():
     assert result.clicks == 3 and client.game.board.is_fresh()
 
 
+def test_a_grid_too_small_to_be_a_board_is_not_played():
+    """A 2x3 lattice (a page or window still drawing, a toolbar) is not taken for the board: no click,
+    a clear error (and, at a new game, another look until the real board shows)."""
+    client = sim("2x3/1", seed=1)
+    result = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
+    assert result.status == "error" and "only a 2x3 grid shows" in result.error
+    assert client.clicks == 0
+
+
 def test_a_different_game_found_elsewhere_stops_the_game():
     client = sim("beginner", seed=2, rule="zero")
     original = client.handle

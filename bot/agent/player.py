@@ -245,9 +245,15 @@ class Player:
     def locate(self) -> Geometry:
         """Find the board on the whole screen (at the start of each game) and this game's mine total."""
         from bot.vision import read_screen
+        from bot.vision.grid import MIN_SIDE
 
         screen, image = self._screen_image()
         reading = read_screen(image, self.options.skin if self.skin is None else self.skin)
+        g = reading.geometry
+        if min(g.rows, g.cols) < MIN_SIDE:  # a page or window still drawing, a toolbar: not the board
+            raise BoardNotFoundError(
+                f"only a {g.rows}x{g.cols} grid shows (a board has at least {MIN_SIDE} rows and columns)"
+            )
         if self.skin is None or reading.skin.name != self.skin.name:  # another client: learn afresh
             self._generic, self._fell_back = None, False
         self.skin = reading.skin  # same client: the skinless reader keeps what earlier games taught

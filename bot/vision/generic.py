@@ -53,6 +53,7 @@ from bot.solver.rules import count_around
 from bot.vision.classify import CellReading
 from bot.vision.digits import DIGIT_LOOSE, count_bounds, frontier_problem, settle_digits, shows_every_mine
 from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape, shape_distance
+from bot.vision.grid import MIN_SIDE
 
 LOGGER = logging.getLogger(__name__)
 
@@ -1025,6 +1026,12 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         lone = np.nonzero(np.isin(labels, odd))[0] if len(odd) else np.arange(1)
         raise _refuse(
             list(lone), cols, f"is one of {labels.max() + 1} different looks: cells not aligned, or no board"
+        )
+    if labels.max() == 0 and min(rows, cols) < MIN_SIDE:
+        raise _refuse(
+            list(range(rows * cols)),
+            cols,
+            f"is one look like every other cell of a {rows}x{cols} grid: too small to tell from a toolbar",
         )
     if labels.max() == 0 and not framed(tiles.mean(axis=0)):
         raise _refuse(
