@@ -425,3 +425,19 @@ def test_auto_does_not_take_a_sure_reading_no_game_allows(classic):
     with pytest.raises(RecognitionError, match="reads 3 but has only 1 covered") as caught:
         read_screen(image, "auto")
     assert caught.value.cell is not None
+
+
+def test_auto_does_not_take_a_board_of_only_zeros(classic):
+    """A skin that reads every cell as a sure 0 has misread (no game has no mine: an unseen client's
+    covered tiles once read so): auto does not take it, and what it returns instead is no all-0 board."""
+    from bot.vision.read import find_board
+
+    image, _ = render_screen(Board(np.full((16, 30), int(Cell.ZERO), np.int8)), "classic", 1.0, seed=3)
+    located = find_board(image, "auto")
+    assert located.skin.name == "classic" and not located.reading.uncertain()
+    try:
+        reading = read_screen(image, "auto")
+    except (RecognitionError, BoardNotFoundError):
+        return
+    assert reading.skin.name != "classic"
+    assert not (reading.board.cells == Cell.ZERO).all()

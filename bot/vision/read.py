@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Board
+from bot.board import Board, Cell
 from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
@@ -355,6 +355,8 @@ def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None
         more = len(cells.uncertain()) - 1
         tail = f" ({more} more uncertain cell(s))" if more else ""
         return f"skin {name!r}: {cells.describe(worst)}{tail}", False
+    if (cells.states == Cell.ZERO).all():
+        return f"skin {name!r}: every cell reads 0, a board with no mine (no game shows that: a misread)", False
     problem = logic_problem(cells.states)
     if problem is not None:
         cell = divmod(problem[0], cells.states.shape[1])
