@@ -628,14 +628,17 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     for i in plain:
         g = groups[i]
         colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
-        for k, kind in enumerate(kinds):
-            near = np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
-            framed_alike = frame_difference(g.tile, groups[kind.groups[0]].tile) <= KIND_FRAME
-            if kind.raised == g.raised and near and framed_alike:
-                kind.groups.append(i)
-                kind.cells += len(g.members)
-                g.kind = k
-                break
+        fits = {
+            k: frame_difference(g.tile, groups[kind.groups[0]].tile)
+            for k, kind in enumerate(kinds)
+            if kind.raised == g.raised and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
+        }
+        fits = {k: v for k, v in fits.items() if v <= KIND_FRAME}
+        if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
+            k = min(fits, key=fits.__getitem__)
+            kinds[k].groups.append(i)
+            kinds[k].cells += len(g.members)
+            g.kind = k
         else:
             g.kind = len(kinds)
             kinds.append(Kind([i], colour, len(g.members), g.raised, float(texture[g.members].mean())))
