@@ -838,3 +838,104 @@ def test_a_first_click_on_a_mine_under_a_rule_the_client_does_not_keep_is_a_loss
     result = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None).play_game()
     assert result.clicks == 1 and result.rule == "safe"
     assert result.status == "lost" and result.error is None
+
+
+def test_the_last_safe_cells_opened_win_the_game_by_logic():
+    from bot.agent.ending import won_by_opening
+
+    board = Board.from_text("1.1\n111\n000", mines=1)
+    safe = Move(Action.OPEN, (0, 1), 0.0, "proven", ((0, 1),))
+    assert won_by_opening(board, [safe]) is None  # (0, 1) is the mine's only place: one cell, one mine
+    board = Board.from_text("1..\n111\n000", mines=1)
+    won = won_by_opening(board, [Move(Action.OPEN, (0, 2), 0.0, "proven", ((0, 2),))])
+    assert won is not None and won.to_text() == "1F1\n111\n000"
+    guess = Move(Action.OPEN, (0, 2), 0.5, "a guess", ((0, 2),))
+    assert won_by_opening(board, [guess]) is None  # only a proven-safe click can prove a win
+    assert won_by_opening(Board.new(3, 3, 1), [safe]) is None  # a first click proves nothing
+
+
+def blocks_of(looks: list[list[int]]) -> np.ndarray:
+    """Cell blocks (rows, cols, 8, 8, 3) of one grey level per cell, with a glyph for levels > 200."""
+    out = np.zeros((len(looks), len(looks[0]), 8, 8, 3), np.uint8)
+    for (r, c), level in np.ndenumerate(np.array(looks)):
+        out[r, c] = level
+        if level > 200:
+            out[r, c, 2:6, 2:6] = 0
+    return out
+
+
+def test_a_guess_that_shows_every_mine_is_a_loss_and_nothing_else_is():
+    from bot.agent.ending import lost_by_guess
+
+    board = Board.from_text("1..\n...\n1..", mines=2)  # a guess at (0, 1); the mines: (0, 1) and (2, 1)
+    before = blocks_of([[50, 100, 100], [100, 100, 100], [50, 100, 100]])
+    shown = blocks_of([[50, 220, 100], [100, 100, 100], [50, 250, 100]])  # exploded, the other mine
+    lost = lost_by_guess(board, (0, 1), before, shown, 12.0)
+    assert lost is not None and lost.to_text() == "1X.\n...\n1*."
+    assert lost_by_guess(board, (1, 1), before, shown, 12.0) is None  # the guess did not change
+    wrong_count = blocks_of([[50, 220, 250], [100, 100, 100], [50, 250, 100]])
+    assert lost_by_guess(board, (0, 1), before, wrong_count, 12.0) is None  # 3 mines shown, 2 on the board
+    misplaced = blocks_of([[50, 220, 100], [100, 100, 100], [50, 100, 250]])
+    assert lost_by_guess(board, (0, 1), before, misplaced, 12.0) is None  # (2, 0)'s 1 sees no mine
+    covered = blocks_of([[90, 90, 90], [90, 90, 90], [90, 90, 90]])  # a window over the board
+    assert lost_by_guess(board, (0, 1), before, covered, 12.0) is None  # revealed cells changed
+    alike = blocks_of([[50, 250, 100], [100, 100, 100], [50, 250, 100]])
+    assert lost_by_guess(board, (0, 1), before, alike, 12.0) is None  # the mine that went off is drawn apart
+    dimmed = blocks_of([[50, 220, 70], [70, 70, 70], [50, 250, 70]])  # unopened cells drawn anew at the end
+    assert lost_by_guess(board, (0, 1), before, dimmed, 12.0) == lost
+    assert lost_by_guess(board, (0, 2), before, dimmed, 12.0) is None  # the guess looks like other cells
+
+
+def refuse_when(monkeypatch, status: GameStatus, client: SimClient) -> None:
+    """Make the skinless reader refuse every frame of a game that has ended ``status`` (a client whose
+    end-of-game screen no reader can read)."""
+    import bot.vision.read as read
+
+    real = read.read_cells
+
+    def refuses_the_end(image, geometry, model=None):
+        if client.game.status is status:
+            raise RecognitionError("cell (0, 0) cannot be named (a test reader)", cell=(0, 0))
+        return real(image, geometry, model)
+
+    monkeypatch.setattr(read, "read_cells", refuses_the_end)
+
+
+def test_a_dialog_over_a_won_board_is_a_win_by_logic(monkeypatch):
+    """The client opens a dialog over the board as the last safe cell opens: nothing can be read, but
+    the last click opened the last safe cells, so the game is won."""
+    client = sim("beginner", seed=5, rule="zero")
+
+    def dialog(image, rect, client):
+        if client.game.status is GameStatus.WON:
+            g = client.geometry
+            top, left = round(g.top + g.pitch_y), round(g.left + g.pitch_x)
+            rng = np.random.default_rng(0)
+            height, width = round(6 * g.pitch_y), round(7 * g.pitch_x)
+            image[top : top + height, left : left + width] = rng.integers(0, 255, (height, width, 3))
+
+    refuse_when(monkeypatch, GameStatus.WON, client)
+    capture = Doctored(client, (0, 0), after=0, paint=dialog)
+    for seed in range(5, 15):  # the first won game among a few
+        client.seed = seed
+        client.new_game()
+        result = Player(capture, client.input, PlayOptions(skin="generic"), sleep=lambda s: None).play_game()
+        if client.game.status is GameStatus.WON:
+            break
+    assert result.status == "won" and result.error is None
+    assert result.ended_by == "logic (the last safe cells were opened)"
+
+
+def test_a_lost_board_no_reader_can_read_is_a_loss_by_logic(monkeypatch):
+    client = sim("beginner", seed=5, rule="none")
+    refuse_when(monkeypatch, GameStatus.LOST, client)
+    for seed in range(5, 25):  # the first game lost on a guess
+        client.seed = seed
+        client.new_game()
+        player = Player(client.capture, client.input, PlayOptions(skin="generic"), sleep=lambda s: None)
+        result = player.play_game()
+        if client.game.status is GameStatus.LOST:
+            break
+    assert result.status == "lost" and result.error is None
+    assert result.ended_by == "logic (every mine shown after a guess)"
+    assert player._last_board.cells.tolist() == client.game.board.cells.tolist()

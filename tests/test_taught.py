@@ -149,3 +149,29 @@ def test_a_board_of_another_size_drawn_alike_is_read_from_the_same_looks() -> No
     image, geometry = shot(wider)
     reading = taught.read(image, geometry)
     assert reading is not None and np.array_equal(reading.states, wider.cells)
+
+
+def test_a_state_never_taught_is_not_read_as_a_near_look_of_another():
+    """One ink for every digit (GNOME Mines): a 4 drawn near a taught 3 is handed back to the skinless
+    reader, not read as the 3 (the templates read only within half the distance between two states)."""
+    from bot.vision.classify import FEATURE_SIZE
+    from bot.vision.taught import look_distances
+
+    size, ground, ink = FEATURE_SIZE, 200, 140
+    three = np.full((size, size, 3), ground, np.uint8)
+    three[1:7, 3:5] = ink
+    three[1:7, 6] = ink
+    two, four = three.copy(), three.copy()
+    two[5:7, 6], two[5:7, 1] = ground, ink  # taught states one stroke apart
+    four[2:4, 1] = ink  # a 3 with a stroke more: nearer the 3 than the 2 is
+    covered = np.full((size, size, 3), 90, np.uint8)
+    geometry = Geometry(0, 0, size, size, 1, 3)
+    taught = TaughtSkin()
+    taught.learn(np.hstack([two, three, covered]), geometry, np.array([[Cell.TWO, Cell.THREE, Cell.COVERED]]))
+    d = look_distances(np.stack([two, three, four]), np.stack([two, three, four]))
+    assert d[2, 1] < 12.0 and d[2, 1] < 0.7 * d[2, 0]  # the old fixed 12 read the 4 as a sure 3
+    assert taught.limit() == pytest.approx(0.5 * d[0, 1], rel=0.01) and taught.limit() < d[2, 1]
+    _, reading = taught.classify(np.hstack([three, two, covered]), geometry)
+    assert not reading.uncertain_mask().any()  # what it was taught it reads
+    _, reading = taught.classify(np.hstack([two, four, covered]), geometry)
+    assert reading.uncertain_mask().tolist() == [[False, True, False]]  # the 4 goes to the skinless reader

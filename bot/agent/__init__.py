@@ -2,8 +2,9 @@
 
 Modules: ``player`` (the loop), ``options`` (what it can be told), ``results`` (what it reports),
 ``checks`` (a reading against the board's logic), ``ending`` (an end seen on a partly unreadable
-screen), ``firstclick`` (the first-click rule as observed), ``learning`` (a state never seen, learned
-when the board forces it).
+screen, or proven by the last clicks), ``follow`` (a moved board found by its last look),
+``firstclick`` (the first-click rule as observed), ``learning`` (a state never seen, learned when the
+board forces it).
 """
 
 from bot.agent.checks import check_progress, flag_the_rest, same_game, unsettled_zero

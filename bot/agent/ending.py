@@ -1,5 +1,5 @@
 """How a game's end is seen when not every cell can be read: the face, an exploded mine, every safe
-cell open.
+cell open, or the board's logic and what changed on the screen after the last click.
 
 A won or lost screen often shows something the skin cannot read (every mine flagged with a flag the
 skin never saw, a mine look of its own, a glyph drawn over the board). It is read as the end it is,
@@ -8,10 +8,14 @@ not as an error, when what can be read decides it.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
+
 import numpy as np
 
-from bot.board import Board, Cell
+from bot.board import Board, Cell, Coord
 from bot.game import GameStatus
+from bot.solver import Action, Move
 
 
 def judge_end(
@@ -38,4 +42,119 @@ def judge_end(
         return GameStatus.LOST, "board"
     if mines is not None and int((sure & (states <= Cell.EIGHT)).sum()) == states.size - mines:
         return GameStatus.WON, "board"
+    return None
+
+
+def opened_by(moves: Iterable[Move]) -> set[Coord] | None:
+    """The cells ``moves`` open, or None when one of them opens a cell not proven safe (a guess)."""
+    opened: set[Coord] = set()
+    for move in moves:
+        if move.action is Action.FLAG:
+            continue
+        if move.probability > 0:
+            return None
+        opened.update(move.opens or (move.cell,))
+    return opened
+
+
+def won_by_opening(board: Board, moves: Iterable[Move]) -> Board | None:
+    """The won board when clicking ``moves`` on ``board`` opens its last safe cells, else None.
+
+    Every cell the moves open is proven safe, and the cells left unopened are then exactly as many as
+    the mines: every one of them is a mine, so the game is won once the clicks are taken, whatever the
+    client draws next (a dialog over the board, its own flags). The board returned is that position:
+    mines flagged, each opened cell numbered from them.
+    """
+    opened = opened_by(moves)
+    if not opened or board.mines is None or board.is_fresh():
+        return None
+    opened &= set(board.covered())
+    unrevealed = ~board.revealed_mask()
+    if int(unrevealed.sum()) - len(opened) != board.mines:
+        return None
+    mines = unrevealed.copy()
+    for cell in opened:
+        mines[cell] = False
+    return Board(np.where(mines, np.int8(Cell.FLAG), _counts(mines)).astype(np.int8), board.mines)
+
+
+def _counts(mines: np.ndarray) -> np.ndarray:
+    """Each cell's number of mine neighbours (0-8)."""
+    padded = np.pad(mines.astype(np.int8), 1)
+    rows, cols = mines.shape
+    total = np.zeros(mines.shape, np.int8)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if (dr, dc) != (1, 1):
+                total += padded[dr : dr + rows, dc : dc + cols]
+    return total
+
+
+def block_distances(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """RMS difference (0-255) cell by cell between two ``(rows, cols, s, s, 3)`` stacks of cell blocks."""
+    diff = before.astype(np.float32) - after.astype(np.float32)
+    return np.sqrt((diff * diff).mean(axis=(2, 3, 4)))
+
+
+MAX_END_LOOKS = 6
+"""Most looks the covered cells that changed after a guess may show for a loss to be judged from them."""
+
+
+def looks(blocks: np.ndarray, same: float) -> np.ndarray:
+    """A look number per block of ``(n, s, s, 3)`` blocks: each block joins the first look whose first
+    block is within ``same`` (RMS) of it, else starts a new one."""
+    labels = np.full(len(blocks), -1)
+    flat = blocks.astype(np.float32)
+    while (labels < 0).any():
+        first = int(np.argmax(labels < 0))
+        near = block_distances(flat[None], flat[first][None, None])[0] <= same
+        labels[near & (labels < 0)] = labels.max() + 1
+    return labels
+
+
+def lost_by_guess(
+    board: Board, guess: Coord, before: np.ndarray, after: np.ndarray, same: float
+) -> Board | None:
+    """The lost board when the screen after a guess at ``guess`` shows every mine, else None.
+
+    ``before``/``after`` are the cells' blocks (``(rows, cols, s, s, 3)``) on the screen the guess was
+    made on and the one after it; blocks within ``same`` (RMS) are one look. A client that shows a loss
+    draws every mine: the guess changed look, no revealed or flagged cell changed, and the covered
+    cells that changed show a few looks (at most :data:`MAX_END_LOOKS`: the mine, a client's unopened
+    cells drawn anew at the end, each perhaps a pixel off on some rows), none the guess's (the mine that
+    went off is drawn apart), some of which are the mines: with the guess and the flags exactly as many
+    as the mines and exactly the mines every number counts. Anything else (a window drawn over
+    the board, part of a redraw, an opened area) is not judged.
+    """
+    if board.mines is None or board[guess] != Cell.COVERED:
+        return None
+    changed = block_distances(before, after) > same
+    covered = board.cells == Cell.COVERED
+    if not changed[guess] or (changed & ~covered).any():
+        return None
+    others = changed & covered
+    others[guess] = False
+    if not others.any():
+        return None
+    labels = np.full(board.shape, -1)
+    labels[others] = looks(after[others], same)
+    count = int(labels.max()) + 1
+    if count > MAX_END_LOOKS:
+        return None
+    exploded = after[guess][None, None]
+    if any(block_distances(exploded, after[labels == k][:1][None])[0, 0] <= same for k in range(count)):
+        return None  # the mine that went off is drawn apart from every other cell
+    numbers = board.revealed_mask()
+    for chosen in itertools.product((False, True), repeat=count):
+        if not any(chosen):
+            continue
+        shown = np.isin(labels, [k for k in range(count) if chosen[k]])
+        mines = shown | (board.cells == Cell.FLAG)
+        mines[guess] = True
+        if int(mines.sum()) != board.mines or (_counts(mines)[numbers] != board.cells[numbers]).any():
+            continue
+        lost = board.cells.copy()
+        lost[shown] = Cell.MINE
+        lost[guess] = Cell.EXPLODED
+        return Board(lost, board.mines)
     return None

@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bot.agent.checks import check_progress, flag_the_rest, same_game, unexplained_change, unsettled_zero
-from bot.agent.ending import judge_end
+from bot.agent.ending import block_distances, judge_end, lost_by_guess, won_by_opening
 from bot.agent.firstclick import FirstClickLog
+from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
@@ -91,6 +92,17 @@ class Sight:
     status: GameStatus
     image: np.ndarray
     ended_by: str = ""
+
+
+@dataclass(frozen=True)
+class LastClicks:
+    """The clicks of the last move, what they were decided on, and whether the screen changed after
+    them: what a screen no reader can read is judged from (:meth:`Player._judged_by_logic`)."""
+
+    board: Board
+    image: np.ndarray
+    moves: tuple[Move, ...]
+    answered: bool
 
 
 @dataclass
@@ -208,6 +220,7 @@ class Player:
         self._reach: np.ndarray | None = None
         """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
         self._fell_back = False
+        self._last_clicks: LastClicks | None = None
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -306,19 +319,21 @@ class Player:
             return "gone"
         size = (self.geometry.rows, self.geometry.cols)
         location, by_grid = None, False
-        try:
-            location = find_board(image, self.skin)
-        except MinebotError as exc:
-            LOGGER.info("board not found on the screen: %s", exc)
-        if location is not None and (location.geometry.rows, location.geometry.cols) == size:
-            g = location.geometry
-        else:  # a grid where the board was, its cells unreadable (or read in part): the next reading judges
-            location, grid, by_grid = None, self._grid_only(image), True
-            if grid is None or (grid.rows, grid.cols) != size:
-                grid, by_grid = self._follow(image), False  # the grid read in part: no lines in an open area
-            if grid is None or (grid.rows, grid.cols) != size:
-                return "gone"  # a partly covered board reads smaller; another board is not this game
-            g = grid
+        skinless = self._fell_back or is_generic(self.skin)  # located by structure: perhaps pixels off
+        g = self._follow(image) if skinless else None  # the last trusted look says exactly where it is
+        if g is None:
+            try:
+                location = find_board(image, self.skin)
+            except MinebotError as exc:
+                LOGGER.info("board not found on the screen: %s", exc)
+            if location is not None and (location.geometry.rows, location.geometry.cols) == size:
+                g = location.geometry
+            else:  # a grid where the board was, its cells unreadable (or read in part): the next read judges
+                location, g, by_grid = None, self._grid_only(image), True
+                if (g is None or (g.rows, g.cols) != size) and not skinless:
+                    g, by_grid = self._follow(image), False  # the grid read in part: no lines in an open area
+                if g is None or (g.rows, g.cols) != size:
+                    return "gone"  # a partly covered board reads smaller; another board is not this game
         old = self._image_geometry
         assert old is not None
         if abs(g.left - old.left) <= SAME_PLACE_PIXELS and abs(g.top - old.top) <= SAME_PLACE_PIXELS:
@@ -346,16 +361,16 @@ class Player:
         """Where the board's last trusted look best matches the whole-screen ``image``: the game's
         geometry moved there, or None when there is no such look.
 
-        A moved window shows the same board elsewhere, revealed cells and all; what it shows there is
-        judged by the next reading (a revealed cell never changes, no cell opens unexplained).
+        Tried first when the board is read with no skin (the grid found by structure can be a few
+        pixels off, and cells read there misread), last otherwise. A moved window shows the same board
+        elsewhere, revealed cells and all; what it shows there is judged by the next reading (a revealed
+        cell never changes, no cell opens unexplained).
         """
-        import cv2
-
         view, old = self._view, self._image_geometry
-        if view is None or old is None or view.shape[0] > image.shape[0] or view.shape[1] > image.shape[1]:
+        spot = None if view is None or old is None else find_look(image, view)
+        if spot is None:
             return None
-        scores = cv2.matchTemplate(np.ascontiguousarray(image), np.ascontiguousarray(view), cv2.TM_SQDIFF)
-        _, _, (x, y), _ = cv2.minMaxLoc(scores)
+        x, y = spot
         inner = self._inner_region()
         screen = self._screen or self.capture.screen_region()
         r = self._ratio
@@ -536,6 +551,40 @@ class Player:
         board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
         return Sight(board, status, image, f"{how} (some cells unreadable)")
 
+    def _judged_by_logic(self, image: np.ndarray) -> Sight | None:
+        """An ended game the last clicks prove, on a screen that cannot be read or trusted, or None.
+
+        Won: the clicks opened the last safe cells (:func:`won_by_opening`), the screen changed after
+        them and every cell they opened looks changed (so they were taken); a dialog over the board
+        does not matter. Lost: the last click was a guess and the screen shows every mine
+        (:func:`lost_by_guess`). Nothing is judged on a screen that moved (the blocks compared are
+        where the board was)."""
+        from bot.vision.taught import MAX_DISTANCE, cell_blocks, reduce_board
+
+        last = self._last_clicks
+        if last is None or not last.answered or image.shape != last.image.shape or not last.moves:
+            return None
+        won = won_by_opening(last.board, last.moves)
+        guess = last.moves[0]
+        guessed = len(last.moves) == 1 and guess.action is Action.OPEN and guess.probability > 0
+        if won is None and not guessed:
+            return None
+        geometry = self._region_geometry()
+        before, after = reduce_board(last.image, geometry), reduce_board(image, geometry)
+        if before is None or after is None:
+            return None
+        shape = (geometry.rows, geometry.cols)
+        blocks = cell_blocks(before.board, *shape), cell_blocks(after.board, *shape)
+        if won is not None:
+            changed = block_distances(*blocks) > MAX_DISTANCE
+            if all(changed[cell] for cell in last.board.covered() if won[cell] != Cell.FLAG):
+                return Sight(won, GameStatus.WON, image, "logic (the last safe cells were opened)")
+            return None
+        lost = lost_by_guess(last.board, guess.cell, *blocks, MAX_DISTANCE)
+        if lost is None:
+            return None
+        return Sight(lost, GameStatus.LOST, image, "logic (every mine shown after a guess)")
+
     def _park_point(self) -> tuple[int, int]:
         """A point off the board and its window ring, beside it (a cursor over a cell corrupts its pixels)."""
         region = self._watch_region()
@@ -576,11 +625,15 @@ class Player:
             try:
                 sight = self._read(image)
             except RecognitionError as exc:
-                ended = self._judge_unreadable(image, previous)
+                ended = self._judge_unreadable(image, previous) or self._judged_by_logic(image)
                 if ended is None:
                     return Problem(str(exc), image, True)
                 sight = ended
             problem = self._inconsistency(previous, sight, clicked)
+            if problem and not shows_the_end(sight.board):  # else the end read is judged after re-reads
+                ended = self._judged_by_logic(image)
+                if ended is not None:
+                    sight, problem = ended, ""
             t2 = self.clock()
             moves: list[Move] = []
             if not problem and sight.status is GameStatus.PLAYING:
@@ -942,6 +995,7 @@ class Player:
         opened_safe: set[Coord] = set()
         clicked: list[Coord] = []
         first: tuple[Board, Coord] | None = None
+        self._last_clicks = None
         ring_failures = 0
         unanswered = 0
         while True:
@@ -974,7 +1028,7 @@ class Player:
                 previous = sight.board
                 continue
             t0 = self.clock()
-            clicked = []
+            clicked, taken = [], []
             check_ring = ring_failures < RING_FAILURES
             for n, move in enumerate(moves):
                 if not self._click_move(move, sight.image, check_ring):
@@ -985,6 +1039,7 @@ class Player:
                 if n == 0 and check_ring:
                     ring_failures = 0
                 clicked.append(move.cell)
+                taken.append(move)
                 self._reach[move.cell] = True
                 if move.action is Action.CHORD:
                     for cell in sight.board.neighbours(move.cell):
@@ -1000,7 +1055,9 @@ class Player:
                 first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once
                 self._park()  # before the wait: a client may draw for the pointer (a hover, a tooltip)
-                if self._wait_change(sight.image, timing):
+                answered = self._wait_change(sight.image, timing)
+                self._last_clicks = LastClicks(sight.board, sight.image, tuple(taken), answered)
+                if answered:
                     unanswered = 0
                 else:
                     unanswered += 1

@@ -42,7 +42,7 @@ from bot.board import Cell
 from bot.game import FirstClickRule
 from bot.geometry import Geometry
 from bot.skin import Skin
-from bot.vision.classify import ACCEPT_FLOOR, FEATURE_SIZE, CellReading, classify_cells
+from bot.vision.classify import ACCEPT_FLOOR, COARSE_WEIGHT, FEATURE_SIZE, CellReading, classify_cells
 from bot.vision.generic import logic_problem
 
 LOGGER = logging.getLogger(__name__)
@@ -53,7 +53,15 @@ TAUGHT = "generic (taught)"
 MAX_DISTANCE = ACCEPT_FLOOR
 """Farthest (RMS, 0-255) a cell may be from its state's nearest look to be read from the templates:
 what resampling alone moves a cell from its template (:data:`bot.vision.classify.ACCEPT_FLOOR`).
-Templates cut from the same screen at the same geometry differ from their cells by less."""
+Templates cut from the same screen at the same geometry differ from their cells by less. Closer
+still when two taught states look closer (:meth:`TaughtSkin.limit`)."""
+
+SAFE_FRACTION = 0.5
+"""A cell is read from the templates only within this fraction of the distance between the two nearest
+looks of different states: a state never taught (a first 4 of one ink among 3s) is assumed no nearer to
+a taught look than taught looks are to one another, so it falls outside every look's reach and goes to
+the skinless reader, which names digits by shape (GNOME Mines' one-ink digits: a 4 is 10 from a 3 in
+these blocks, and was read as a 3 from the templates with the old fixed 12)."""
 
 MAX_LOOKS = 8
 """Most looks kept of one state; cells in yet another look keep going to the skinless reader."""
@@ -114,6 +122,35 @@ def _typical(blocks: np.ndarray) -> int:
     return int(((flat - flat.mean(axis=0)) ** 2).sum(axis=1).argmin())
 
 
+def look_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``(len(a), len(b))`` distances between two stacks of looks, measured as
+    :func:`bot.vision.classify.classify_cells` measures a cell from a template: RMS over the block
+    and, ``COARSE_WEIGHT`` times, over its 2x2 averages."""
+
+    def features(looks: np.ndarray) -> np.ndarray:
+        looks = looks.astype(np.float32)
+        n, h, w = len(looks), looks.shape[1] // 2 * 2, looks.shape[2] // 2 * 2
+        coarse = looks[:, :h, :w].reshape(n, h // 2, 2, w // 2, 2, 3).mean(axis=(2, 4))
+        return np.concatenate([looks.reshape(n, -1), COARSE_WEIGHT * coarse.reshape(n, -1)], axis=1)
+
+    fa, fb = features(a), features(b)
+    weight = a[0].size + COARSE_WEIGHT**2 * a[0].size / 4
+    squared = (fa * fa).sum(1)[:, None] + (fb * fb).sum(1)[None, :] - 2.0 * fa @ fb.T
+    return np.sqrt(np.maximum(squared, 0.0) / weight)
+
+
+def nearest_states(looks: dict[Cell, list[np.ndarray]]) -> float:
+    """The distance between the two nearest looks of different states (inf with one state taught)."""
+    states = [state for state, kept in looks.items() for _ in kept]
+    if len(set(states)) < 2:
+        return math.inf
+    stack = np.stack([look for kept in looks.values() for look in kept])
+    distances = look_distances(stack, stack)
+    owner = np.array(states)
+    distances[owner[:, None] == owner[None, :]] = np.inf
+    return float(distances.min())
+
+
 def sure_reading(geometry: Geometry, states: np.ndarray) -> CellReading:
     """A :class:`CellReading` of ``states``, every cell sure (confidence 1, distance 0)."""
     return CellReading(geometry, TAUGHT, states, states.copy(), np.zeros(states.shape), np.ones(states.shape))
@@ -128,6 +165,7 @@ class TaughtSkin:
     looks: dict[Cell, list[np.ndarray]] = field(default_factory=dict)
     """``(FEATURE_SIZE, FEATURE_SIZE, 3)`` uint8 looks per state, the first its template."""
     _skin: Skin | None = None
+    _limit: float | None = None
     _last: tuple[np.ndarray, np.ndarray] | None = None
     """The cell blocks (:func:`cell_blocks`) and states of the last exact reading: a cell whose pixels
     are the same again is the same state, and only the cells that changed are classified."""
@@ -146,12 +184,19 @@ class TaughtSkin:
             )
         return self._skin
 
+    def limit(self) -> float:
+        """The farthest a cell may be from a look to be read as its state: :data:`MAX_DISTANCE`, and
+        within :data:`SAFE_FRACTION` of the distance between the nearest looks of two states."""
+        if self._limit is None:
+            self._limit = min(MAX_DISTANCE, SAFE_FRACTION * nearest_states(self.looks))
+        return self._limit
+
     def _classify(self, reduced: Reduced) -> CellReading | None:
         """A reduced board classified against the looks (uncertain cells marked), or None with none."""
         skin = self.skin()
         if skin is None:
             return None
-        return classify_cells(reduced.board, reduced.geometry, skin, max_distance=MAX_DISTANCE, colours=None)
+        return classify_cells(reduced.board, reduced.geometry, skin, max_distance=self.limit(), colours=None)
 
     def classify(self, image: np.ndarray, geometry: Geometry) -> tuple[Reduced, CellReading] | None:
         """The board reduced and classified against the looks, uncertain cells marked; None when nothing
@@ -186,7 +231,7 @@ class TaughtSkin:
             moved = blocks[changed]
             strip = np.ascontiguousarray(moved.transpose(1, 0, 2, 3).reshape(FEATURE_SIZE, -1, 3))
             at = Geometry(0, 0, FEATURE_SIZE, FEATURE_SIZE, 1, len(moved))
-            reading = classify_cells(strip, at, skin, max_distance=MAX_DISTANCE, colours=None)
+            reading = classify_cells(strip, at, skin, max_distance=self.limit(), colours=None)
             if reading.uncertain_mask().any():
                 return None
             states[changed] = reading.states[0]
@@ -201,13 +246,13 @@ class TaughtSkin:
         for state, look in templates.items():
             if state not in self.looks:
                 self.looks[state] = [np.ascontiguousarray(look)]
-                self._skin = None
+                self._skin = self._limit = None
 
     def learn(self, image: np.ndarray, geometry: Geometry, states: np.ndarray) -> None:
         """Add the looks an exact reading ``states`` of ``image`` shows and the templates do not read
         as their states, one typical cell per state at a time, until the frame reads as read."""
         if self.geometry is None or not same_drawing(self.geometry, geometry):
-            self.geometry, self.looks, self._skin = geometry, {}, None
+            self.geometry, self.looks, self._skin, self._limit = geometry, {}, None, None
         reduced = reduce_board(image, geometry)
         if reduced is None:
             return
@@ -229,5 +274,5 @@ class TaughtSkin:
                 added = True
             if not added:
                 return
-            self._skin = None
+            self._skin = self._limit = None
         LOGGER.info("taught skin: %d looks after the last pass", sum(map(len, self.looks.values())))
