@@ -2,15 +2,17 @@
 the default ``--skin auto``, no calibration, no options fitted to the client.
 
 A generalisation check, not a target: the clients here (GNOME Mines in its three themes, Simon
-Tatham's Mines) are named nowhere else in the repository, and nothing in ``bot/`` knows them. Each
-game gets a fresh client on a private Xvfb screen (so no new-game handling is needed); the bot plays
+Tatham's Mines, KMines in two themes and two window sizes) are named nowhere else in the repository,
+and nothing in ``bot/`` knows them. Each game gets a fresh client on a private Xvfb screen (so no
+new-game handling is needed); the bot plays
 it through the real pipeline (mss, the readers, the solver, pyautogui) in its own process, and its
 results log says how the game ended.
 
     python benchmarks/unseen_clients.py --games 5            # every client
     python benchmarks/unseen_clients.py --client sgt-mines --games 10 --json out.json
 
-Needs Debian's ``gnome-mines`` and ``sgt-puzzles`` (skipped when absent), ``xvfb`` and ``xdotool``.
+Needs Debian's ``gnome-mines``, ``sgt-puzzles`` and ``kmines`` (each skipped when absent), ``xvfb`` and
+``xdotool``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +50,14 @@ class Unseen:
     """GSettings keyfile text (GNOME Mines keeps its theme and window size there)."""
     start_clicks: tuple[tuple[int, int], ...] = ()
     """Clicks that bring up a fresh Expert board (GNOME Mines opens on a size menu)."""
+    config: tuple[tuple[str, str], ...] = ()
+    """Files written under a fresh ``XDG_CONFIG_HOME``: (relative path, text) (KMines' level and theme)."""
+    window: tuple[str, ...] = ("--name", "Mines")
+    """How ``xdotool search --onlyvisible`` finds the game's window."""
+    size: tuple[int, int] | None = None
+    """Window size to set (KMines scales its board with its window), or None to keep the client's."""
+    bus: bool = False
+    """The client needs a D-Bus session (KDE programs): run it under ``dbus-run-session``."""
 
 
 def _gnome(theme: str) -> Unseen:
@@ -57,6 +68,20 @@ def _gnome(theme: str) -> Unseen:
     return Unseen(f"gnome-mines/{theme}", "/usr/games/gnome-mines", (), settings, ((424, 690),))
 
 
+def _kmines(theme: str, size: tuple[int, int] | None) -> Unseen:
+    config = f"[KgDifficulty]\nLevel=Hard\n\n[KgTheme]\nTheme=themes/{theme}.desktop\n"
+    name = f"kmines/{theme}" + (f"@{size[0]}x{size[1]}" if size else "")
+    return Unseen(
+        name,
+        "/usr/games/kmines",
+        (),
+        config=(("kminesrc", config),),
+        window=("--class", "kmines"),
+        size=size,
+        bus=True,
+    )
+
+
 CLIENTS: dict[str, Unseen] = {
     c.name: c
     for c in (
@@ -64,6 +89,9 @@ CLIENTS: dict[str, Unseen] = {
         _gnome("bgcolors"),
         _gnome("classic"),
         Unseen("sgt-mines", "/usr/games/sgt-mines", ("30x16n99",)),
+        _kmines("default", (1200, 800)),
+        _kmines("default", None),
+        _kmines("classic", (1200, 800)),
     )
 }
 
@@ -75,14 +103,17 @@ def _xdotool(env: dict[str, str], *args: str) -> str:
 def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
     """One game on a fresh client: the bot's result line (its results log), or an error line."""
     with tempfile.TemporaryDirectory() as config, VirtualDisplay(*SCREEN) as display:
-        env = dict(display.env, NO_AT_BRIDGE="1")
+        env = dict(display.env, NO_AT_BRIDGE="1", XDG_CONFIG_HOME=config)
+        files = list(client.config)
         if client.settings:
-            keyfile = Path(config) / "glib-2.0" / "settings" / "keyfile"
-            keyfile.parent.mkdir(parents=True)
-            keyfile.write_text(client.settings)
-            env.update(GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=config)
+            files.append(("glib-2.0/settings/keyfile", client.settings))
+            env.update(GSETTINGS_BACKEND="keyfile")
+        for relative, text in files:
+            path = Path(config) / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
         game = subprocess.Popen(
-            [client.program, *client.args],
+            [*(["dbus-run-session"] if client.bus else []), client.program, *client.args],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -90,7 +121,10 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
         )
         try:
             time.sleep(4)
-            windows = _xdotool(env, "search", "--onlyvisible", "--name", "Mines").split()
+            windows = _xdotool(env, "search", "--onlyvisible", *client.window).split()
+            if windows and client.size:
+                _xdotool(env, "windowsize", "--sync", windows[-1], *map(str, client.size))
+                time.sleep(1)
             if windows:  # focus the window itself, so the game does not pause when the pointer leaves it
                 _xdotool(env, "windowfocus", "--sync", windows[-1])
             for x, y in client.start_clicks:
@@ -108,12 +142,12 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
                 return json.loads(lines[-1])
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             return {"status": "error", "error": tail[0], "seconds": time.monotonic() - started}
-        finally:
-            game.terminate()
+        finally:  # the whole session: dbus-run-session's bus and client go too
+            os.killpg(game.pid, signal.SIGTERM)
             try:
                 game.wait(5)
             except subprocess.TimeoutExpired:
-                game.kill()
+                os.killpg(game.pid, signal.SIGKILL)
 
 
 def summary(name: str, games: list[dict]) -> dict:
