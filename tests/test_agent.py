@@ -860,7 +860,7 @@ def blocks_of(looks: list[list[int]]) -> np.ndarray:
     for (r, c), level in np.ndenumerate(np.array(looks)):
         out[r, c] = level
         if level > 200:
-            out[r, c, 2:6, 2:6] = 0
+            out[r, c, 2:4, 2:6] = 0
     return out
 
 
@@ -939,3 +939,28 @@ def test_a_lost_board_no_reader_can_read_is_a_loss_by_logic(monkeypatch):
     assert result.status == "lost" and result.error is None
     assert result.ended_by == "logic (every mine shown after a guess)"
     assert player._last_board.cells.tolist() == client.game.board.cells.tolist()
+
+
+def test_a_dialog_over_a_lost_board_hides_only_what_it_covers():
+    """KMines opens a dialog over the lost board: the mines outside it, the guess's own look, the
+    numbers and the count (bounded by the hidden cells) still prove the loss."""
+    from bot.agent.ending import _counts, lost_by_guess
+
+    mines = np.zeros((8, 10), bool)
+    mines[0, 0] = mines[7, 9] = mines[3, 4] = True  # the guess, one shown, one under the dialog
+    cells = np.where(mines, int(Cell.COVERED), _counts(mines)).astype(np.int8)
+    cells[7, 0] = Cell.COVERED  # a safe cell still covered
+    board = Board(cells, 3)
+    levels = np.where(board.cells == Cell.COVERED, 100, 50)
+    before = blocks_of(levels.tolist())
+    shown = levels.copy()
+    shown[0, 0], shown[7, 9] = 220, 250
+    shown[2:4, 3:6] = 30  # the dialog
+    lost = lost_by_guess(board, (0, 0), before, blocks_of(shown.tolist()), 12.0)
+    assert lost is not None and lost[0, 0] == Cell.EXPLODED and lost[7, 9] == Cell.MINE
+    assert lost[3, 4] == Cell.COVERED  # under the dialog: not seen
+    shown[7, 9] = 100  # no mine shown outside the dialog: nothing proves the loss
+    assert lost_by_guess(board, (0, 0), before, blocks_of(shown.tolist()), 12.0) is None
+    shown[7, 9] = 250
+    shown[1:7, 1:9] = 30  # a window over most of the board
+    assert lost_by_guess(board, (0, 0), before, blocks_of(shown.tolist()), 12.0) is None

@@ -112,27 +112,70 @@ def looks(blocks: np.ndarray, same: float) -> np.ndarray:
     return labels
 
 
+def occluded(moved: np.ndarray) -> np.ndarray:
+    """The cells a window drawn over the board may hide, from the cells it shows in (``moved``: revealed
+    or flagged cells that changed, which never change by themselves, and cells of a look too rare to be
+    a mine's): their bounding box and one cell around it."""
+    hidden = np.zeros(moved.shape, bool)
+    if moved.any():
+        rows, cols = np.nonzero(moved)
+        hidden[max(0, rows.min() - 1) : rows.max() + 2, max(0, cols.min() - 1) : cols.max() + 2] = True
+    return hidden
+
+
+def centres(blocks: np.ndarray) -> np.ndarray:
+    """The middle half of each cell block: what a cell's own state draws (a client may draw an edge
+    or shadow on a cell for its neighbours' sake, as KMines does beside shown mines)."""
+    side = blocks.shape[2]
+    return blocks[:, :, side // 4 : side - side // 4, side // 4 : side - side // 4]
+
+
+RARE = 2
+"""A look at most this many changed cells show, in cells side by side, is no mine's, nor a client's
+end-of-game look of its unopened cells: something drawn over the board (a dialog's text, buttons)."""
+
+
+def rare_looks(after: np.ndarray, changed: np.ndarray, guess: Coord, same: float) -> np.ndarray:
+    """The ``changed`` cells other than ``guess`` whose look at most :data:`RARE` of them show."""
+    others = changed.copy()
+    others[guess] = False
+    rare = np.zeros(changed.shape, bool)
+    if others.any():
+        labels = looks(after[others], same)
+        rare[others] = np.bincount(labels)[labels] <= RARE
+    return rare
+
+
 def lost_by_guess(
     board: Board, guess: Coord, before: np.ndarray, after: np.ndarray, same: float
 ) -> Board | None:
     """The lost board when the screen after a guess at ``guess`` shows every mine, else None.
 
     ``before``/``after`` are the cells' blocks (``(rows, cols, s, s, 3)``) on the screen the guess was
-    made on and the one after it; blocks within ``same`` (RMS) are one look. A client that shows a loss
-    draws every mine: the guess changed look, no revealed or flagged cell changed, and the covered
-    cells that changed show a few looks (at most :data:`MAX_END_LOOKS`: the mine, a client's unopened
-    cells drawn anew at the end, each perhaps a pixel off on some rows), none the guess's (the mine that
-    went off is drawn apart), some of which are the mines: with the guess and the flags exactly as many
-    as the mines and exactly the mines every number counts. Anything else (a window drawn over
-    the board, part of a redraw, an opened area) is not judged.
+    made on and the one after it; cells whose :func:`centres` are within ``same`` (RMS) are one look.
+    A client that shows a loss draws every mine: the guess changed look, and the covered cells that
+    changed show a few looks (at most :data:`MAX_END_LOOKS`: the mine, a client's unopened cells drawn
+    anew at the end, each perhaps a pixel off on some rows), none the guess's (the mine that went off
+    is drawn apart), some of which are the mines: with the guess and the flags exactly as many as the
+    mines and exactly the mines every number counts, and not all beside the guess (a safe guess opens
+    at most its neighbours when its look is its own). A dialog the client opens over the lost board
+    (:func:`occluded`, :func:`rare_looks`) hides the cells under it: their mines are then only
+    bounded. Anything else (a window over most of the board, part of a redraw, an opened area) is not
+    judged.
     """
     if board.mines is None or board[guess] != Cell.COVERED:
         return None
+    before, after = centres(before), centres(after)
     changed = block_distances(before, after) > same
     covered = board.cells == Cell.COVERED
-    if not changed[guess] or (changed & ~covered).any():
+    if not changed[guess]:
         return None
-    others = changed & covered
+    moved = changed & ~covered
+    rare = rare_looks(after, changed & covered, guess, same)
+    hidden = occluded(moved | rare & _counts(moved | rare).astype(bool))  # a rare look beside another
+    if hidden[guess] or hidden.sum() * 4 > hidden.size:
+        return None
+    others = changed & covered & ~hidden
     others[guess] = False
     if not others.any():
         return None
@@ -145,13 +188,20 @@ def lost_by_guess(
     if any(block_distances(exploded, after[labels == k][:1][None])[0, 0] <= same for k in range(count)):
         return None  # the mine that went off is drawn apart from every other cell
     numbers = board.revealed_mask()
+    beside = np.zeros(board.shape, bool)
+    beside[max(0, guess[0] - 1) : guess[0] + 2, max(0, guess[1] - 1) : guess[1] + 2] = True
+    unseen = hidden & covered
+    maybe = _counts(unseen)[numbers]
     for chosen in itertools.product((False, True), repeat=count):
-        if not any(chosen):
-            continue
         shown = np.isin(labels, [k for k in range(count) if chosen[k]])
+        if not (shown & ~beside).any():
+            continue
         mines = shown | (board.cells == Cell.FLAG)
         mines[guess] = True
-        if int(mines.sum()) != board.mines or (_counts(mines)[numbers] != board.cells[numbers]).any():
+        total, counted = int(mines.sum()), _counts(mines)[numbers]
+        if not total <= board.mines <= total + int(unseen.sum()):
+            continue
+        if (counted > board.cells[numbers]).any() or (counted + maybe < board.cells[numbers]).any():
             continue
         lost = board.cells.copy()
         lost[shown] = Cell.MINE
