@@ -1,7 +1,7 @@
 """Record or compare every move the solver makes on seeded games (proof a speed change changed nothing).
 
 Usage: python benchmarks/solver_trace.py [--level expert] [--rule safe] [--games 1000] [--seed 1]
-                                         [--policy best] (--save FILE | --compare FILE)
+                                         [--policy best[:key=value,...]] (--save FILE | --compare FILE)
 
 Plays the games at one worker and keeps, per game, whether it was won and a digest of every move
 (action, cell, probability to 12 digits). ``--save`` writes them as JSON; ``--compare`` plays the same
@@ -18,6 +18,7 @@ import json
 import sys
 
 import numpy as np
+from solver_policies import parse_variant
 
 from bot.bench import BenchOptions, play_game
 from bot.board import Board
@@ -56,14 +57,13 @@ def main() -> None:
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--policy", default="best")
+    parser.add_argument("--policy", default="best", help="NAME or NAME:key=value,... (as solver_policies.py)")
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--save")
     what.add_argument("--compare")
     args = parser.parse_args()
-    options = BenchOptions(
-        find_level(args.level), find_rule(args.rule), args.games, args.seed, 1, policy=args.policy
-    )
+    level, rule, policy = find_level(args.level), find_rule(args.rule), parse_variant(args.policy)
+    options = BenchOptions(level, rule, args.games, args.seed, 1, policy=policy)
     games, timing = trace(options)
     if args.save:
         with open(args.save, "w") as out:

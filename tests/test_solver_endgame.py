@@ -80,3 +80,24 @@ def test_a_tree_kept_across_moves_decides_as_a_fresh_search(monkeypatch):
             assert (kept.cell, kept.arrangements) == (fresh.cell, fresh.arrangements)
             assert kept.win == pytest.approx(fresh.win, abs=1e-12)
     assert len(results) >= 10 and sum(reused) >= 3
+
+
+def test_a_search_past_its_node_budget_gives_way_to_the_guess_policy():
+    import dataclasses
+
+    from bot.solver import endgame, find_policy
+
+    tight = dataclasses.replace(find_policy("best"), endgame_nodes=0)
+    for board in sample_positions(BenchOptions(find_level("6x6/7"), FirstClickRule.SAFE, 30, 3)):
+        endgame._LAST.clear()
+        move = choose_move(board)
+        if not move.reason.startswith("endgame"):
+            continue
+        endgame._LAST.clear()
+        know = Knowledge.from_board(board)
+        if search(know, board.mines - know.known_mines(), node_budget=0) is not None:
+            continue  # solved without a search node (every value ends the game)
+        endgame._LAST.clear()
+        assert not choose_move(board, policy=tight).reason.startswith("endgame")
+        return
+    pytest.fail("no sampled position needed an endgame search node")

@@ -35,7 +35,7 @@ import numpy as np
 from bot.board import Board, Cell, Coord
 from bot.errors import ContradictionError, GameOverError
 from bot.game import FirstClickRule, find_rule
-from bot.solver.endgame import MAX_ARRANGEMENTS, search
+from bot.solver.endgame import MAX_ARRANGEMENTS, NODE_BUDGET, search
 from bot.solver.engine import WORK, Probabilities, best_safety, log_weight, solve
 from bot.solver.fifty import isolated_regions, unavoidable
 from bot.solver.longterm import influence
@@ -93,6 +93,8 @@ class Policy:
     endgame: bool = True
     endgame_arrangements: int = MAX_ARRANGEMENTS
     """Search the endgame exhaustively when at most this many arrangements remain."""
+    endgame_nodes: int = NODE_BUDGET
+    """... and give up the search (and guess as usual) past this many search nodes."""
     fifty_penalty: bool = False
     """Look-ahead: halve a value's worth when it leaves an isolated 50/50 (off: not shown to help)."""
     progress: float = 0.0
@@ -387,6 +389,8 @@ def _lookahead(
     survive = 1.0 - probs.prob[j]
     best_each = 1.0 + progress
     cutoff = beat * (1 - 2e-9) - 1e-12
+    if survive * best_each < cutoff:  # even a sure next click everywhere could not bring it to ``beat``
+        return None
     # every value counted in one enumeration (the fifty penalty needs each revealed position itself)
     table = None if fifty_penalty else value_outcomes(know, probs, j, total)
     for value in values:
@@ -432,13 +436,14 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     prob = probs.prob
     limit = pol.endgame_arrangements
     if pol.endgame and probs.weight is not None and probs.weight <= limit and total is not None:
-        choice = search(know, total - know.known_mines(), max_arrangements=limit)
+        nodes = pol.endgame_nodes
+        choice = search(know, total - know.known_mines(), node_budget=nodes, max_arrangements=limit)
         if choice is not None:
             why = f"endgame: exhaustive search of {choice.arrangements} arrangements, P(win)={choice.win:.3f}"
             return _open(know, choice.cell, prob[choice.cell], why)
     if pol.isolated_search and total is not None:
         for cells, mines in isolated_regions(know):
-            choice = search(know, mines, max_arrangements=limit, region=cells)
+            choice = search(know, mines, pol.endgame_nodes, limit, cells)
             if choice is not None:
                 why = (
                     f"isolated region: exhaustive search of {choice.arrangements} arrangements, "
