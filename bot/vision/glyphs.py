@@ -61,6 +61,15 @@ when both counts rule it out."""
 MIN_INK = 0.5
 """A pixel with at least this ink (0-1) belongs to the glyph's bounding box."""
 
+CUT_SHARES = (0.7, 0.8, 0.9)
+"""Shares of a digit's height (or width) a glyph cut off by its cell's edge may still show: a glyph
+drawn bigger than its cell (xbomb's 24-point digits in 20 px cells) is clipped there, so it is also
+compared with every reference cut the same way."""
+
+CUT_COST = 0.05
+"""Added to the distance of a reference cut off by the cell's edge: a glyph that a whole digit explains
+is likelier than one explained by a clipped one (one margin of :mod:`bot.vision.digits`)."""
+
 OUTLINE_SIZE = 60
 """Pixel size the outline font's digits are drawn at."""
 
@@ -228,6 +237,10 @@ class GlyphShape:
     """The same on the ink's thinner core (``THIN_INK``)."""
     weight: float = 0.15
     """Stroke width / bounding box height (:func:`stroke_weight`)."""
+    cut: tuple[str, ...] = ()
+    """The sides (``top``, ``bottom``, ``left``, ``right``) where the ink runs into the mask's edge: the
+    glyph may go on past them, cut off by its cell (none when it touches more than two sides: a glyph
+    filling its cell, or ink that is no glyph)."""
 
 
 def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -253,15 +266,20 @@ def stroke_weight(solid: np.ndarray) -> float:
     return 2.0 * float(solid.sum()) / max(outline, 1.0) / max(len(solid), 1)
 
 
-def glyph_shape(ink: np.ndarray) -> GlyphShape | None:
-    """The comparable shape of an ink mask (0-1 or 0-255); ``None`` when there is no ink."""
+def glyph_shape(ink: np.ndarray, in_cell: bool = True) -> GlyphShape | None:
+    """The comparable shape of an ink mask (0-1 or 0-255); ``None`` when there is no ink. ``in_cell``:
+    the mask is a cell's (its frame lines are left out, the sides it runs into noted), not a reference
+    drawn to its own bounding box."""
     ink = ink.astype(np.float32)
     if ink.max() > 1.0:
         ink = ink / 255.0
+    if in_cell:
+        ink = without_frame_lines(ink)
     box = _bounding_box(ink)
     if box is None:
         return None
     top, bottom, left, right = box
+    side = cut_sides(ink) if in_cell else ()
     cut = ink[top:bottom, left:right]
     height, width = SHAPE_SIZE
     upscale = cut.shape[0] < height or cut.shape[1] < width
@@ -273,9 +291,59 @@ def glyph_shape(ink: np.ndarray) -> GlyphShape | None:
         count_holes(cut >= MIN_INK),
         count_holes(cut >= THIN_INK),
         stroke_weight(cut >= MIN_INK),
+        side,
     )
 
 
+FRAME_LINES = 3
+"""Most lines along one side of an ink mask taken for its cell's frame (:func:`without_frame_lines`)."""
+FRAME_LINE_SHARE = 0.9
+"""Least share of a side's line that is ink for the line to be the cell's frame, not a glyph."""
+
+SIDES = {
+    "top": lambda a: a,
+    "bottom": lambda a: a[::-1],
+    "left": lambda a: a.T,
+    "right": lambda a: a.T[::-1],
+}
+"""Views of a mask that turn each side to the top."""
+
+
+def without_frame_lines(ink: np.ndarray) -> np.ndarray:
+    """An ink mask less the lines along its sides that are ink nearly their whole length: a cell's own
+    grid line or bevel taken in with its glyph (a digit's strokes never run the whole side of its cell)."""
+    out = ink
+    for turn in SIDES.values():
+        for _ in range(FRAME_LINES):
+            view = turn(out)
+            if (view[0] >= MIN_INK).mean() < FRAME_LINE_SHARE:
+                break
+            if out is ink:
+                out = ink.copy()
+                view = turn(out)
+            view[0] = 0.0
+    return out
+
+
+def cut_sides(ink: np.ndarray) -> tuple[str, ...]:
+    """The sides of an ink mask that its glyph runs into: see :attr:`GlyphShape.cut`."""
+    touched = tuple(name for name, turn in SIDES.items() if (turn(ink)[0] >= MIN_INK).any())
+    return touched if len(touched) <= 2 else ()
+
+
+def cut_mask(mask: np.ndarray, side: str, share: float) -> np.ndarray:
+    """A digit mask with its bounding box cut on ``side`` to ``share`` of its extent (the part that a
+    cell's edge on that side leaves showing)."""
+    box = _bounding_box(mask.astype(np.float32) / max(float(mask.max()), 1.0))
+    assert box is not None
+    top, bottom, left, right = box
+    glyph = mask[top:bottom, left:right].copy()
+    view = SIDES[side](glyph)  # the cut side at the top of the view (a view: writing cuts the glyph)
+    view[: round((1.0 - share) * len(view))] = 0
+    return glyph
+
+
+@lru_cache(maxsize=1)
 def bold_masks() -> list[tuple[int, np.ndarray]]:
     """(digit, mask) of every font drawn thin, then redrawn with round pens (``BOLD_PENS``) up to
     ``BOLDEST``: each font from thin strokes to bold ones, for the weight-matched comparison."""
@@ -286,24 +354,27 @@ def bold_masks() -> list[tuple[int, np.ndarray]]:
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pen, pen))
             for n in range(1, 9):
                 mask = cv2.dilate(reference_mask(n, font, weight), kernel)
-                shape = glyph_shape(mask)
+                shape = glyph_shape(mask, in_cell=False)
                 if shape is not None and shape.weight <= BOLDEST:
                     masks.append((n, mask))
     return masks
 
 
-@lru_cache(maxsize=2)
-def references(bold: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+@lru_cache(maxsize=10)
+def references(bold: bool = False, cut: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(digits (R,), boxes (R, H*W), log aspects (R,), log weights (R,))`` of every reference shape
-    (``bold``: the weight-matched set, :func:`bold_masks`), built once."""
+    (``bold``: the weight-matched set, :func:`bold_masks`; ``cut``: each cut on that side to every
+    share of ``CUT_SHARES``), built once."""
     masks = (
         bold_masks()
         if bold
         else [(n, reference_mask(n, font, weight)) for font, weight in reference_fonts() for n in range(1, 9)]
     )
+    if cut:
+        masks = [(n, cut_mask(mask, cut, share)) for n, mask in masks for share in CUT_SHARES]
     digits, boxes, aspects, weights = [], [], [], []
     for n, mask in masks:
-        shape = glyph_shape(mask)
+        shape = glyph_shape(mask, in_cell=False)
         assert shape is not None
         digits.append(n)
         boxes.append(shape.box.ravel())
@@ -326,7 +397,17 @@ def shape_distance(a: GlyphShape, b: GlyphShape) -> float:
 def digit_distances(shape: GlyphShape, bold: bool = False) -> np.ndarray:
     """``(8,)`` distance of a glyph to the nearest reference of each digit 1-8 (lower is closer);
     ``bold``: among references redrawn at every weight, a weight unlike the glyph's counting against."""
-    digits, boxes, aspects, weights = references(bold)
+    distances = _distances(shape, references(bold), bold)
+    for side in shape.cut:  # it may be cut off by its cell: as near as the nearest reference cut alike
+        distances = np.minimum(distances, _distances(shape, references(bold, side), bold) + CUT_COST)
+    return distances
+
+
+def _distances(
+    shape: GlyphShape, refs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], bold: bool
+) -> np.ndarray:
+    """``(8,)`` distance of a glyph to the nearest of ``refs`` (:func:`references`) of each digit."""
+    digits, boxes, aspects, weights = refs
     shape_part = np.abs(boxes - shape.box.ravel()[None]).mean(axis=1)
     excess = np.maximum(np.abs(aspects - np.log(shape.aspect)) - np.log(WIDTH_SPREAD), 0.0)
     total = shape_part + ASPECT_WEIGHT * excess

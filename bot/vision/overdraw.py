@@ -1,0 +1,272 @@
+"""Take back ink that a neighbour's glyph draws over a cell: glyphs taller or wider than their cell.
+
+Why: some clients (xbomb's 24-point digits in 20 px cells) draw a glyph past its own cell, across the
+grid line, into the strip of the next cell along that edge; the next cell then shows ink that is not
+its own (a bar over a covered tile reads as a mark, over a 0 as a glyph). Nothing here knows a
+client: ink is foreign to a cell when, by structure,
+
+- its colour shows in the cell only within the strip along one edge (nowhere deeper in the cell),
+- it starts at that edge (past the grid line at most) and runs on past it, not a one-pixel blend of
+  the two cells along the edge, and
+- the neighbour across that edge shows the same colour reaching its side of the edge at the same
+  place, and deeper in its body: the glyph is anchored there and runs on over the edge.
+
+Such pixels are painted over with what the cell shows without them: the same pixels of a twin cell
+along the same edge (drawn exactly alike past the strip), else the cell's own ground an even number
+of pixels further in (an even step keeps a dithered tile's pattern in phase). A glyph of the cell's
+own colour that also reaches deeper is never touched, so a cell's own ink stays.
+
+>>> from bot.geometry import Geometry
+>>> image = np.full((40, 20, 3), 255, np.uint8)
+>>> image[2:24, 6:12] = (128, 0, 0)  # a bar anchored in the top cell, running 4 px into the one below
+>>> fixed = repair(image, Geometry(0, 0, 20, 20, 2, 1))
+>>> bool((fixed[20:, :] == 255).all()), bool((fixed[2:20, 6:12] == (128, 0, 0)).all())
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from bot.geometry import Geometry
+
+STRIP = 0.3
+"""Share of a cell's side, along each edge, in which a neighbour's glyph may run on into it."""
+BIN = 16
+"""Colours are compared in bins of this many levels per channel (and each bin's neighbours)."""
+LEVELS = 256 // BIN
+EDGE = 0.125
+"""Share of a cell's side next to an edge within which ink running on over it starts (the grid line
+between two cells, at most)."""
+TWIN_SAME = 0.98
+"""Least share of pixels past the strip two cells must share for one to lend the other its strip."""
+BANDS = 5
+"""Bands across a cell's side (:func:`_bands`)."""
+ROUNDING = 0.5
+"""Added before rounding a pixel position down: to the nearest pixel (a grid found at x = 1.99 starts
+at pixel 2, and 27 * (1 + 2/27) is 28.999... in floating point)."""
+MIN_PITCH = 8
+"""Cells smaller than this are not looked at (no glyph can run on into a strip of a pixel or two)."""
+
+
+def _cell_coords(geometry: Geometry, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Pixel rows ``(rows, size)`` and columns ``(cols, size)`` of every cell, one pixel per tile pixel
+    (a fractional pitch repeats a pixel now and then), and the tile side ``size``."""
+    size = max(round(geometry.pitch_x), round(geometry.pitch_y))
+    steps = np.arange(size) / size
+    ys = np.floor(geometry.top + (np.arange(geometry.rows)[:, None] + steps) * geometry.pitch_y + ROUNDING)
+    xs = np.floor(geometry.left + (np.arange(geometry.cols)[:, None] + steps) * geometry.pitch_x + ROUNDING)
+    ys = np.clip(ys.astype(np.int64), 0, shape[0] - 1)
+    xs = np.clip(xs.astype(np.int64), 0, shape[1] - 1)
+    return ys, xs, size
+
+
+def _bins(pixels: np.ndarray) -> np.ndarray:
+    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as int16."""
+    q = (pixels // BIN).astype(np.int16)
+    return (q[..., 0] * LEVELS + q[..., 1]) * LEVELS + q[..., 2]
+
+
+def _neighbours(used: np.ndarray) -> np.ndarray:
+    """``(K, K)`` which of the colour bins ``used`` are within one level of each other in every channel
+    (a colour near a bin's edge shows in the next one)."""
+    levels = np.stack([used // LEVELS**2, used // LEVELS % LEVELS, used % LEVELS], axis=1)
+    return (np.abs(levels[:, None] - levels[None]).max(axis=2) <= 1).astype(np.uint8)
+
+
+def _bands(size: int, edge: int, strip: int) -> np.ndarray:
+    """``(size,)`` which band of a cell's side each pixel lies in: 0 the edge, 1 the rest of the strip
+    along it, 2 the middle, 3 and 4 the same towards the far side."""
+    band = np.full(size, 2, np.int32)
+    band[:strip], band[:edge] = 1, 0
+    band[size - strip :], band[size - edge :] = 3, 4
+    return band
+
+
+@lru_cache(maxsize=8)
+def _band_keys(rows: int, cols: int, size: int, edge: int, strip: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(R*S, C*S)`` (the cells side by side) each pixel's cell and band down (first) and across
+    (second) its cell."""
+    band = _bands(size, edge, strip)
+    cell_row = np.repeat(np.arange(rows, dtype=np.int32), size)[:, None] * cols
+    cell_col = np.repeat(np.arange(cols, dtype=np.int32), size)[None, :]
+    cell = (cell_row + cell_col) * BANDS
+    return cell + np.tile(band, rows)[:, None], cell + np.tile(band, cols)[None, :]
+
+
+def _presence(flat_ids: np.ndarray, rows: int, cols: int, k: int, edge: int, strip: int) -> list[np.ndarray]:
+    """``(R, C, 5, K)`` which of ``k`` colours each cell shows in each band down it (rows of
+    :func:`_bands`), and the same across it: ``flat_ids`` ``(R*S, C*S)`` each pixel's colour index."""
+    size = flat_ids.shape[0] // rows
+    out = []
+    for keys in _band_keys(rows, cols, size, edge, strip):
+        counts = np.bincount((keys * k + flat_ids).ravel(), minlength=rows * cols * BANDS * k)
+        out.append((counts > 0).reshape(rows, cols, BANDS, k))
+    return out
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """Cells whose top strip shows a glyph of the cell above, and which of its pixels."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    pixels: np.ndarray
+    """``(M, strip, S)`` bool."""
+
+
+def foreign_from_above(ids: np.ndarray, bands: np.ndarray, near: np.ndarray) -> Foreign | None:
+    """The pixels of each cell's top strip that belong to a glyph of the cell above (None: none).
+
+    ``ids``: ``(R, C, S, S)`` every cell's pixels as colour indices, rows top to bottom; ``bands``:
+    which colours each band down each cell shows (:func:`_presence`); ``near``: which colours are alike
+    (:func:`_neighbours`)."""
+    rows, size = ids.shape[0], ids.shape[2]
+    if rows < 2:
+        return None
+    strip = math.ceil(STRIP * size)
+    past_edge = bands[1:, :, 1]  # in the strip, past the edge band (no blend along an edge)
+    deeper = bands[1:, :, 2:].any(axis=2)
+    anchored = bands[:-1, :, 3:].any(axis=2) & bands[:-1, :, :3].any(axis=2)
+    rr, cc = np.nonzero((past_edge & ~deeper & anchored).any(axis=2))
+    if not len(rr):
+        return None
+    widened = (deeper[rr, cc].astype(np.uint8) @ near) > 0
+    allowed = ~widened & anchored[rr, cc]  # (M, K): colours foreign to each candidate cell
+    found = allowed[np.arange(len(rr))[:, None, None], ids[rr + 1, cc, :strip]]
+    for m, (r, c) in enumerate(zip(rr, cc, strict=True)):
+        found[m] = _run_on(found[m], ids[r + 1, c, :strip], ids[r, c])
+    keep = found.any(axis=(1, 2))
+    return Foreign(rr[keep] + 1, cc[keep], found[keep]) if keep.any() else None
+
+
+def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """Of the foreign-coloured pixels ``found`` in a cell's top ``strip`` (colour indices), the parts
+    that run on from the glyph above: each piece starts at the edge (within ``EDGE`` of the side), runs
+    on past that (a sliver along the edge is a blend of the two cells) and lies under the same colour
+    reaching the bottom edge of the cell ``above``."""
+    edge = math.ceil(EDGE * len(above))
+    count, labels = cv2.connectedComponents(found.astype(np.uint8), connectivity=8)
+    keep = np.zeros_like(found)
+    bottom = above[-edge:]
+    for label in range(1, count):
+        piece = labels == label
+        ys, xs = np.nonzero(piece)
+        if ys.min() >= edge or ys.max() < edge:
+            continue  # drawn inside the cell, away from the edge: its own; or a sliver along the edge
+        colours = np.unique(strip[piece])
+        reach = np.isin(bottom, colours).any(axis=0)  # columns where the glyph above reaches the edge
+        reach = reach | np.roll(reach, 1) | np.roll(reach, -1)
+        if reach[xs].any():
+            keep |= piece
+    return keep
+
+
+def _twin(ids: np.ndarray, r: int, c: int, strip: int, taken: np.ndarray) -> int | None:
+    """A column of a cell along the same edge (nearest first) drawn exactly like cell ``(r, c)`` past
+    its strip and with no foreign pixel of its own there (``taken``: cells with some): its strip shows
+    what this cell's would without the foreign ink."""
+    cols = ids.shape[1]
+    for d in range(1, cols):
+        for other in (c - d, c + d):
+            if 0 <= other < cols and not taken[r, other]:
+                same = float((ids[r, other, strip:] == ids[r, c, strip:]).mean())
+                if same >= TWIN_SAME:
+                    return other
+    return None
+
+
+def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign) -> None:
+    """Paint over, in place, each foreign pixel of a top strip: with the same pixel of a twin cell
+    (:func:`_twin`) when there is one, else with the nearest pixel an even number of rows further in
+    that is neither foreign nor of a foreign colour (an even step keeps a dither in phase)."""
+    size, strip = tiles.shape[2], foreign.pixels.shape[1]
+    taken = np.zeros(ids.shape[:2], bool)
+    taken[foreign.rows, foreign.cols] = True
+    for k, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
+        mask = foreign.pixels[k]
+        twin = _twin(ids, r, c, strip, taken)
+        if twin is not None:
+            tiles[r, c, :strip][mask] = tiles[r, twin, :strip][mask]
+            continue
+        y, x = np.nonzero(mask)
+        bad = ids[r, c, y, x]
+        done = np.zeros(len(y), bool)
+        for dy in range(strip + strip % 2, size, 2):
+            sy = y + dy
+            ok = ~done & (sy < size)
+            sy = np.minimum(sy, size - 1)
+            ok &= ids[r, c, sy, x] != bad
+            tiles[r, c, y[ok], x[ok]] = tiles[r, c, sy[ok], x[ok]]
+            done |= ok
+
+
+_TURNS = (
+    (lambda a: a, lambda down, across: down),
+    (lambda a: a[::-1, :, ::-1], lambda down, across: down[::-1, :, ::-1]),
+    (lambda a: a.swapaxes(0, 1).swapaxes(2, 3), lambda down, across: across.swapaxes(0, 1)),
+    (
+        lambda a: a.swapaxes(0, 1).swapaxes(2, 3)[::-1, :, ::-1],
+        lambda down, across: across.swapaxes(0, 1)[::-1, :, ::-1],
+    ),
+)
+"""For each edge (top, bottom, left, right): a view of the cells' pixels that turns it to the top (the
+grid and the pixels turned alike; writing through it writes the cell itself), and the colour bands
+(:func:`_presence`) turned alike."""
+
+
+def _contiguous(ry: np.ndarray, rx: np.ndarray) -> bool:
+    """Whether the cells' pixel rows and columns follow on one by one (a whole pitch, on screen)."""
+    return bool((np.diff(ry) == 1).all() and (np.diff(rx) == 1).all())
+
+
+def _cells_side_by_side(image: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """``(R*S, C*S, 3)`` every cell's pixels side by side: a copy of the board (taken pixel by pixel when
+    the pitch is fractional)."""
+    ry, rx = ys.ravel(), xs.ravel()
+    if _contiguous(ry, rx):
+        return image[ry[0] : ry[-1] + 1, rx[0] : rx[-1] + 1].copy()
+    return image[ry][:, rx]
+
+
+def repair(image: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """``image`` with every cell's foreign ink (a neighbour's glyph run on over the shared edge) painted
+    over with the cell's own ground; the same array when there is none (nothing is copied then)."""
+    if min(geometry.pitch_x, geometry.pitch_y) < MIN_PITCH:
+        return image
+    ys, xs, size = _cell_coords(geometry, image.shape)
+    rows, cols = geometry.rows, geometry.cols
+    strip, edge = math.ceil(STRIP * size), math.ceil(EDGE * size)
+    board = _cells_side_by_side(image, ys, xs)
+    flat_bins = _bins(board)
+    used = np.flatnonzero(np.bincount(flat_bins.ravel(), minlength=LEVELS**3))
+    index = np.zeros(LEVELS**3, np.int32)
+    index[used] = np.arange(len(used))
+    flat_ids = index[flat_bins]
+    near = _neighbours(used)
+    tiles = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)
+    ids = flat_ids.reshape(rows, size, cols, size).transpose(0, 2, 1, 3)
+    down, across = _presence(flat_ids, rows, cols, len(used), edge, strip)
+    changed = False
+    for turn, turn_bands in _TURNS:
+        foreign = foreign_from_above(turn(ids), turn_bands(down, across), near)
+        if foreign is not None:  # (the block presence stays as first seen: a repair only removes ink)
+            _fill(turn(tiles), turn(ids), foreign)
+            changed = True
+    if not changed:
+        return image
+    out = image.copy()
+    ry, rx = ys.ravel(), xs.ravel()
+    if _contiguous(ry, rx):
+        out[ry[0] : ry[-1] + 1, rx[0] : rx[-1] + 1] = board
+    else:
+        out[np.ix_(ry, rx)] = board  # a pixel repeated by a fractional pitch: its last copy
+    return out
+
+
+__all__ = ["Foreign", "foreign_from_above", "repair"]
