@@ -115,6 +115,8 @@ class Problem:
     unreadable: bool
     sight: Sight | None = None
     """The complete reading that could not be trusted, if there was one."""
+    moved: bool = False
+    """The window's ring around the board changed: the window moved or was covered (nothing was read)."""
 
 
 SHOWN_ONLY_AT_THE_END = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
@@ -221,6 +223,10 @@ class Player:
         """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
         self._fell_back = False
         self._last_clicks: LastClicks | None = None
+        self._frame: np.ndarray | None = None
+        """The grab of the last trusted reading (board, face and ring)."""
+        self._ring_on = True
+        """Whether the ring around the board is still checked (see :data:`RING_FAILURES`)."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -605,13 +611,28 @@ class Player:
         cv2.imwrite(str(path), image)
         return path
 
+    def _ring_moved(self, image: np.ndarray) -> bool:
+        """Whether the window's ring around the board (see :data:`RING`) differs in ``image`` from the
+        last trusted grab: the window moved or something covers it, so reading there is no use."""
+        last = self._frame
+        if not self._ring_on or last is None or last.shape != image.shape or self.geometry is None:
+            return False
+        parts = self._guard_parts((0, 0), ring=True)[1:]
+        return not all(np.array_equal(self._pixels_of(image, p), self._pixels_of(last, p)) for p in parts)
+
     def _attempt(
-        self, previous: Board | None, timing: MoveTiming, rule: FirstClickRule, clicked: Iterable[Coord]
+        self,
+        previous: Board | None,
+        timing: MoveTiming,
+        rule: FirstClickRule,
+        clicked: Iterable[Coord],
+        ring: bool = False,
     ) -> tuple[Sight, list[Move]] | Problem:
         """One grab, read, check and solve: the sight and its moves, or why it cannot be trusted.
 
-        Every attempt's time is counted in ``timing`` (a refused reading too), and its CPU time on this
-        thread (what load does not inflate) in ``timing.cpu``."""
+        With ``ring``, a grab whose ring moved (:meth:`_ring_moved`) is not read. Every attempt's time
+        is counted in ``timing`` (a refused reading too), and its CPU time on this thread (what load
+        does not inflate) in ``timing.cpu``."""
         t0, cpu0 = self.clock(), time.thread_time()
         try:
             image = self._grab()
@@ -619,6 +640,8 @@ class Player:
             return Problem(str(exc), None, True)
         t1 = self.clock()
         timing.capture += (t1 - t0) * 1000
+        if ring and self._ring_moved(image):
+            return Problem("the window around the board changed (moved or covered)", image, True, moved=True)
         sight: Sight | None = None
         t2: float | None = None
         try:
@@ -676,11 +699,13 @@ class Player:
         for attempt in range(self.options.retries + 1):
             if attempt:
                 self.sleep(self.options.retry_wait * attempt)
-            outcome = self._attempt(previous, timing, rule, clicked)
+            outcome = self._attempt(previous, timing, rule, clicked, ring=True)
             if not isinstance(outcome, Problem):
                 return outcome
             problem = outcome
             self.rereads += 1
+            if problem.moved:  # the window moved or is covered: look for the board at once
+                break
             LOGGER.info("re-reading (attempt %d): %s", attempt + 1, problem.text)
         assert problem is not None
         if problem.sight is not None and shows_the_end(problem.sight.board):
@@ -995,11 +1020,12 @@ class Player:
         opened_safe: set[Coord] = set()
         clicked: list[Coord] = []
         first: tuple[Board, Coord] | None = None
-        self._last_clicks = None
+        self._last_clicks = self._frame = None
         ring_failures = 0
         unanswered = 0
         while True:
             self._check_limits()
+            self._ring_on = ring_failures < RING_FAILURES
             rule = self.rule()
             result.rule = rule.value
             timing = MoveTiming()
@@ -1014,7 +1040,7 @@ class Player:
                     raise MisreadError(
                         f"cell {cell} was certain to be safe but holds a mine: an earlier misread"
                     )
-            self._view, self._last_seen = self._inner(sight.image), sight.board
+            self._view, self._last_seen, self._frame = self._inner(sight.image), sight.board, sight.image
             if sight.status is not GameStatus.PLAYING:
                 result.status = sight.status.value
                 result.ended_by = sight.ended_by
@@ -1053,8 +1079,7 @@ class Player:
             timing.click = (self.clock() - t0) * 1000
             if sight.board.is_fresh() and clicked:
                 first = (sight.board, clicked[0])
-            if clicked:  # else nothing was sent: read again at once
-                self._park()  # before the wait: a client may draw for the pointer (a hover, a tooltip)
+            if clicked:  # else nothing was sent: read again at once (each click parked the pointer)
                 answered = self._wait_change(sight.image, timing)
                 self._last_clicks = LastClicks(sight.board, sight.image, tuple(taken), answered)
                 if answered:
