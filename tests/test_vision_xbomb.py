@@ -141,3 +141,17 @@ def test_a_frame_line_along_a_side_is_no_part_of_the_glyph():
     with_line, without = glyph_shape(framed), glyph_shape(mask)
     assert with_line is not None and without is not None
     assert np.allclose(with_line.box, without.box)
+
+
+def test_a_cell_lends_its_strip_only_when_drawn_alike_there():
+    image, geometry = _grid(2, 4, 20)
+    for c in range(4):
+        _dither(image, geometry, (1, c))
+    clean = image.copy()
+    top = geometry.cell_rect((1, 0)).top
+    image[6:top, 8:12] = NAVY  # a stroke anchored in (0, 0), run on into (1, 0)
+    image[top + 2 : top + 5, 8:12] = NAVY
+    image[top + 2 : top + 5, 28:32] = (0, 0, 200)  # (1, 1) shows something of its own kind in its strip
+    fixed = repair(image, geometry)
+    a = geometry.cell_rect((1, 0))
+    assert (fixed[a.top : a.bottom, a.left : a.right] == clean[a.top : a.bottom, a.left : a.right]).all()

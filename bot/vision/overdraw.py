@@ -167,16 +167,23 @@ def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarr
     return keep
 
 
-def _twin(ids: np.ndarray, r: int, c: int, strip: int, taken: np.ndarray) -> int | None:
-    """A column of a cell along the same edge (nearest first) drawn exactly like cell ``(r, c)`` past
-    its strip and with no foreign pixel of its own there (``taken``: cells with some): its strip shows
-    what this cell's would without the foreign ink."""
-    cols = ids.shape[1]
+def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) -> int | None:
+    """A column of a cell along the same edge (nearest first) drawn exactly like cell ``(r, c)`` but for
+    the foreign pixels ``mask`` of its strip, and with no foreign pixel of its own (``taken``: cells with
+    some), lending only colours the cell shows deeper: its strip shows what this cell's would without
+    the foreign ink."""
+    cols, strip = ids.shape[1], len(mask)
     for d in range(1, cols):
         for other in (c - d, c + d):
             if 0 <= other < cols and not taken[r, other]:
-                same = float((ids[r, other, strip:] == ids[r, c, strip:]).mean())
-                if same >= TWIN_SAME:
+                deeper = float((ids[r, other, strip:] == ids[r, c, strip:]).mean())
+                edge = (ids[r, other, :strip] == ids[r, c, :strip])[~mask]
+                lent = np.isin(ids[r, other, :strip][mask], ids[r, c, strip:])  # colours the cell shows
+                if (
+                    deeper >= TWIN_SAME
+                    and (not len(edge) or float(edge.mean()) >= TWIN_SAME)
+                    and bool(lent.all())
+                ):
                     return other
     return None
 
@@ -190,7 +197,7 @@ def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign) -> None:
     taken[foreign.rows, foreign.cols] = True
     for k, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
         mask = foreign.pixels[k]
-        twin = _twin(ids, r, c, strip, taken)
+        twin = _twin(ids, r, c, mask, taken)
         if twin is not None:
             tiles[r, c, :strip][mask] = tiles[r, twin, :strip][mask]
             continue
