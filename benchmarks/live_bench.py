@@ -102,6 +102,8 @@ class LiveReport:
     rereads: int = 0
     game_seconds: list[float] = field(default_factory=list)
     win_seconds: list[float] = field(default_factory=list)
+    win_split: list[dict[str, float]] = field(default_factory=list)
+    """Where each won game's time went (:func:`time_split`)."""
     step_ms: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in STEPS})
     statuses: list[str] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
@@ -158,6 +160,7 @@ class LiveReport:
         if won:
             self.wins += 1
             self.win_seconds.append(result.seconds)
+            self.win_split.append(time_split(result))
         if result.status not in ("won", "lost"):
             self.stops += 1
         if result.error:
@@ -202,6 +205,10 @@ class LiveReport:
             "mean_game_s": float(np.mean(self.game_seconds)) if self.game_seconds else None,
             "mean_win_s": float(np.mean(self.win_seconds)) if self.win_seconds else None,
             "best_win_s": min(self.win_seconds) if self.win_seconds else None,
+            "win_split_s": {
+                part: round(float(np.mean([split[part] for split in self.win_split])), 3)
+                for part in (self.win_split[0] if self.win_split else {})
+            },
             **{f"{s}_ms_p50": pct(v, 50) for s, v in self.step_ms.items()},
             **{f"{s}_ms_p99": pct(v, 99) for s, v in self.step_ms.items()},
         }
@@ -220,9 +227,25 @@ class LiveReport:
             f"best {d['best_win_s'] or 0:.2f} s",
             "per move ms p50/p99: " + ", ".join(f"{s} {d[s + '_ms_p50']}/{d[s + '_ms_p99']}" for s in STEPS),
         ]
+        if d["win_split_s"]:
+            lines.append(
+                "won game s (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in d["win_split_s"].items())
+            )
         if self.interrupted:
             lines.append(f"stopped after {self.games} game(s): {self.interrupted}")
         return "\n".join(lines + [f"  error: {e}" for e in self.errors])
+
+
+PHASES = ("capture", "classify", "solve", "click", "wait")
+"""The parts of a move :class:`bot.agent.results.MoveTiming` times, in order."""
+
+
+def time_split(result: GameResult) -> dict[str, float]:
+    """Seconds of a game spent in each move phase (:data:`PHASES`), and ``other``: the rest (finding the
+    board at the start, parking the pointer, recovering)."""
+    split = {part: sum(getattr(t, part) for t in result.timings) / 1000 for part in PHASES}
+    split["other"] = result.seconds - sum(split.values())
+    return split
 
 
 def _next_second() -> None:

@@ -959,6 +959,10 @@ def test_a_dialog_over_a_lost_board_hides_only_what_it_covers():
     lost = lost_by_guess(board, (0, 0), before, blocks_of(shown.tolist()), 12.0)
     assert lost is not None and lost[0, 0] == Cell.EXPLODED and lost[7, 9] == Cell.MINE
     assert lost[3, 4] == Cell.COVERED  # under the dialog: not seen
+    cells[0, 1] = cells[1, 0] = Cell.COVERED
+    blast = shown.copy()
+    blast[0, 1] = blast[1, 0] = 170  # the blast drawn on covered cells beside the mine that went off
+    assert lost_by_guess(Board(cells, 3), (0, 0), before, blocks_of(blast.tolist()), 12.0) is not None
     shown[7, 9] = 100  # no mine shown outside the dialog: nothing proves the loss
     assert lost_by_guess(board, (0, 0), before, blocks_of(shown.tolist()), 12.0) is None
     shown[7, 9] = 250

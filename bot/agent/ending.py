@@ -170,8 +170,10 @@ def lost_by_guess(
     covered = board.cells == Cell.COVERED
     if not changed[guess]:
         return None
+    beside = np.zeros(board.shape, bool)
+    beside[max(0, guess[0] - 1) : guess[0] + 2, max(0, guess[1] - 1) : guess[1] + 2] = True
     moved = changed & ~covered
-    rare = rare_looks(after, changed & covered, guess, same)
+    rare = rare_looks(after, changed & covered, guess, same) & ~beside  # not the blast drawn beside it
     hidden = occluded(moved | rare & _counts(moved | rare).astype(bool))  # a rare look beside another
     if hidden[guess] or hidden.sum() * 4 > hidden.size:
         return None
@@ -188,8 +190,6 @@ def lost_by_guess(
     if any(block_distances(exploded, after[labels == k][:1][None])[0, 0] <= same for k in range(count)):
         return None  # the mine that went off is drawn apart from every other cell
     numbers = board.revealed_mask()
-    beside = np.zeros(board.shape, bool)
-    beside[max(0, guess[0] - 1) : guess[0] + 2, max(0, guess[1] - 1) : guess[1] + 2] = True
     unseen = hidden & covered
     maybe = _counts(unseen)[numbers]
     for chosen in itertools.product((False, True), repeat=count):
