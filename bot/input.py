@@ -392,11 +392,11 @@ def _held_click(
                 fake(display, X.ButtonRelease, X11_BUTTONS[button])
             if park is not None:  # sent with the click: the client sees the pointer leave at once
                 fake(display, X.MotionNotify, x=park[0], y=park[1])
-            display.sync()
+            display.sync()  # the click's requests carried out while the server is still held
             return True
         finally:
             display.ungrab_server()
-            display.sync()
+            display.flush()  # no round trip: the next request on this connection comes after it anyway
 
 
 @contextmanager
