@@ -392,11 +392,12 @@ def _held_click(
                 fake(display, X.ButtonRelease, X11_BUTTONS[button])
             if park is not None:  # sent with the click: the client sees the pointer leave at once
                 fake(display, X.MotionNotify, x=park[0], y=park[1])
-            display.sync()  # the click's requests carried out while the server is still held
             return True
         finally:
+            # One connection's requests are carried out in order: the click's events are routed before
+            # the ungrab is, with no round trip to wait for (the next get_image is one anyway).
             display.ungrab_server()
-            display.flush()  # no round trip: the next request on this connection comes after it anyway
+            display.flush()
 
 
 @contextmanager
