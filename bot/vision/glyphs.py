@@ -66,7 +66,7 @@ CUT_SHARES = (0.7, 0.8, 0.9)
 drawn bigger than its cell (xbomb's 24-point digits in 20 px cells) is clipped there, so it is also
 compared with every reference cut the same way."""
 
-CUT_COST = 0.05
+CUT_COST = 0.03
 """Added to the distance of a reference cut off by the cell's edge: a glyph that a whole digit explains
 is likelier than one explained by a clipped one (one margin of :mod:`bot.vision.digits`)."""
 
