@@ -968,3 +968,54 @@ def test_a_dialog_over_a_lost_board_hides_only_what_it_covers():
     shown[7, 9] = 250
     shown[1:7, 1:9] = 30  # a window over most of the board
     assert lost_by_guess(board, (0, 0), before, blocks_of(shown.tolist()), 12.0) is None
+
+
+def test_a_last_guess_that_shows_a_number_won_the_game(monkeypatch):
+    """A 50/50 left at the end: the guess opened the last safe cell when its cell now reads surely as a
+    number (the rest of the screen perhaps under a dialog); an exploded or unreadable cell proves nothing."""
+    from bot.agent.player import LastClicks
+    from bot.vision.taught import sure_reading
+
+    client = sim("beginner", seed=3, rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    image = player._grab()
+    board = Board.from_text("\n".join(["11" + "0" * 7, ".." + "0" * 7] + ["0" * 9] * 7), mines=1)
+    guess = Move(Action.OPEN, (1, 0), 0.5, "a 50/50", ((1, 0),))
+    player._last_clicks = LastClicks(board, image, (guess,), True)
+    shown = board.cells.copy()
+    for value, unsure, expected in [
+        (Cell.ONE, False, "won"),
+        (Cell.EXPLODED, False, None),
+        (Cell.ONE, True, None),
+    ]:
+        shown[1, 0] = value
+        reading = sure_reading(player._region_geometry(), shown)
+        reading.confidence[1, 0] = 0.0 if unsure else 1.0
+        monkeypatch.setattr(player, "_classified", lambda image, reading=reading: (reading, None))
+        sight = player._judged_by_logic(image)
+        assert (sight and sight.status.value) == expected
+        if expected:
+            assert sight.board.to_text().splitlines()[1].startswith("1F")
+
+
+def test_the_last_safe_cells_opened_by_an_area_win_though_not_all_were_clicked(monkeypatch):
+    """The batch stopped after its first click (an area it opened took the other cell): the game is won
+    when the cell not clicked now reads surely as a number."""
+    from bot.agent.player import LastClicks
+    from bot.vision.taught import sure_reading
+
+    client = sim("beginner", seed=3, rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    image = player._grab()
+    board = Board.from_text("\n".join(["1110" + "0" * 5, "..." + "0" * 6] + ["0" * 9] * 7), mines=1)
+    first, second = (Move(Action.OPEN, (1, c), 0.0, "proven", ((1, c),)) for c in (0, 1))
+    player._last_clicks = LastClicks(board, image, (first,), True, (first, second))
+    shown = board.cells.copy()
+    for value, expected in [(Cell.ONE, "won"), (Cell.COVERED, None)]:
+        shown[1, 1] = value
+        reading = sure_reading(player._region_geometry(), shown)
+        monkeypatch.setattr(player, "_classified", lambda image, reading=reading: (reading, None))
+        sight = player._judged_by_logic(image)
+        assert (sight and sight.status.value) == expected

@@ -45,27 +45,29 @@ def judge_end(
     return None
 
 
-def opened_by(moves: Iterable[Move]) -> set[Coord] | None:
-    """The cells ``moves`` open, or None when one of them opens a cell not proven safe (a guess)."""
+def opened_by(moves: Iterable[Move], proven: bool = True) -> set[Coord] | None:
+    """The cells ``moves`` open, or None when one of them opens a cell not proven safe (a guess) and
+    ``proven`` is asked for."""
     opened: set[Coord] = set()
     for move in moves:
         if move.action is Action.FLAG:
             continue
-        if move.probability > 0:
+        if move.probability > 0 and proven:
             return None
         opened.update(move.opens or (move.cell,))
     return opened
 
 
-def won_by_opening(board: Board, moves: Iterable[Move]) -> Board | None:
+def won_by_opening(board: Board, moves: Iterable[Move], proven: bool = True) -> Board | None:
     """The won board when clicking ``moves`` on ``board`` opens its last safe cells, else None.
 
     Every cell the moves open is proven safe, and the cells left unopened are then exactly as many as
     the mines: every one of them is a mine, so the game is won once the clicks are taken, whatever the
     client draws next (a dialog over the board, its own flags). The board returned is that position:
-    mines flagged, each opened cell numbered from them.
+    mines flagged, each opened cell numbered from them. With ``proven`` off the moves may be guesses:
+    the win then holds only if the caller sees them safe (a guessed cell showing a number).
     """
-    opened = opened_by(moves)
+    opened = opened_by(moves, proven)
     if not opened or board.mines is None or board.is_fresh():
         return None
     opened &= set(board.covered())

@@ -51,7 +51,9 @@ from bot.input import Expect, InputBackend
 from bot.solver import Action, Move, choose_moves
 
 if TYPE_CHECKING:
+    from bot.vision.classify import CellReading
     from bot.vision.read import Reading
+    from bot.vision.status import FaceMatch
 
 LOGGER = logging.getLogger(__name__)
 
@@ -102,7 +104,10 @@ class LastClicks:
     board: Board
     image: np.ndarray
     moves: tuple[Move, ...]
+    """The moves sent."""
     answered: bool
+    planned: tuple[Move, ...] = ()
+    """Every move decided on that reading (a batch stops at a cell an earlier click already opened)."""
 
 
 @dataclass
@@ -534,6 +539,21 @@ class Player:
         With no skin, the cells are those the templates this game's exact readings taught read surely
         (:mod:`bot.vision.taught`; the skinless reader refuses a frame whole): a win shows when they are
         every safe cell, whatever the others show (a client's own end-of-game flags, say)."""
+        seen = self._classified(image)
+        if seen is None:
+            return None
+        cells, face = seen
+        sure = ~cells.uncertain_mask()
+        judged = judge_end(cells.states, sure, face.status if face else None, previous, self.mines)
+        if judged is None:
+            return None
+        status, how = judged
+        board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
+        return Sight(board, status, image, f"{how} (some cells unreadable)")
+
+    def _classified(self, image: np.ndarray) -> tuple[CellReading, FaceMatch | None] | None:
+        """Every cell of ``image`` classified with uncertain cells marked, and the face when a skin has
+        one; with no skin, by the templates this game's exact readings taught (None before any)."""
         from bot.vision.classify import classify_cells
         from bot.vision.read import is_generic, taught_skin
         from bot.vision.status import find_face
@@ -543,27 +563,17 @@ class Player:
         if self._fell_back or is_generic(self.skin):
             stand_in = self._fallback_skin() if self._fell_back else self.skin
             seen = taught_skin(stand_in).classify(image, geometry)  # type: ignore[arg-type]
-            if seen is None:
-                return None
-            cells, face = seen[1], None
-        else:
-            cells = classify_cells(image, geometry, self.skin)
-            face = find_face(image, geometry, self.skin)
-        sure = ~cells.uncertain_mask()
-        judged = judge_end(cells.states, sure, face.status if face else None, previous, self.mines)
-        if judged is None:
-            return None
-        status, how = judged
-        board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
-        return Sight(board, status, image, f"{how} (some cells unreadable)")
+            return None if seen is None else (seen[1], None)
+        return classify_cells(image, geometry, self.skin), find_face(image, geometry, self.skin)
 
     def _judged_by_logic(self, image: np.ndarray) -> Sight | None:
         """An ended game the last clicks prove, on a screen that cannot be read or trusted, or None.
 
         Won: the clicks opened the last safe cells (:func:`won_by_opening`), the screen changed after
         them and every cell they opened looks changed (so they were taken); a dialog over the board
-        does not matter. Lost: the last click was a guess and the screen shows every mine
-        (:func:`lost_by_guess`). Nothing is judged on a screen that moved (the blocks compared are
+        does not matter. Or the batch's cells not clicked read as numbers (:meth:`_won_by_the_batch`),
+        or a last guess reads as a number. Lost: the last click was a guess and the screen shows every
+        mine (:func:`lost_by_guess`). Nothing is judged on a screen that moved (the blocks compared are
         where the board was)."""
         from bot.vision.taught import MAX_DISTANCE, cell_blocks, reduce_board
 
@@ -573,7 +583,7 @@ class Player:
         won = won_by_opening(last.board, last.moves)
         guess = last.moves[0]
         guessed = len(last.moves) == 1 and guess.action is Action.OPEN and guess.probability > 0
-        if won is None and not guessed:
+        if won is None and not guessed and len(last.planned) <= len(last.moves):
             return None
         geometry = self._region_geometry()
         before, after = reduce_board(last.image, geometry), reduce_board(image, geometry)
@@ -586,10 +596,46 @@ class Player:
             if all(changed[cell] for cell in last.board.covered() if won[cell] != Cell.FLAG):
                 return Sight(won, GameStatus.WON, image, "logic (the last safe cells were opened)")
             return None
-        lost = lost_by_guess(last.board, guess.cell, *blocks, MAX_DISTANCE)
-        if lost is None:
+        return (
+            self._won_by_the_batch(image, last)
+            if not guessed
+            else self._lost_or_won_by_guess(image, last, blocks)
+        )
+
+    def _won_by_the_batch(self, image: np.ndarray, last: LastClicks) -> Sight | None:
+        """Won when the proven-safe cells decided on together were the last safe cells, though only some
+        were clicked (an area an earlier click opened took the others): each cell not clicked now reads
+        surely as a revealed number, so it was opened."""
+        won = won_by_opening(last.board, last.planned)
+        sent = {move.cell for move in last.moves}
+        rest = [move.cell for move in last.planned if move.cell not in sent]
+        seen = None if won is None or not rest else self._classified(image)
+        if seen is None:
             return None
-        return Sight(lost, GameStatus.LOST, image, "logic (every mine shown after a guess)")
+        cells, _ = seen
+        unsure = cells.uncertain_mask()
+        if all(not unsure[cell] and Cell(int(cells.states[cell])).is_number() for cell in rest):
+            return Sight(won, GameStatus.WON, image, "logic (the last safe cells were opened)")
+        return None
+
+    def _lost_or_won_by_guess(
+        self, image: np.ndarray, last: LastClicks, blocks: tuple[np.ndarray, np.ndarray]
+    ) -> Sight | None:
+        """After a lone guess: lost when the screen shows every mine (:func:`lost_by_guess`); won when
+        the guess was the last safe cell and its cell now reads surely as a number."""
+        from bot.vision.taught import MAX_DISTANCE
+
+        guess = last.moves[0]
+        lost = lost_by_guess(last.board, guess.cell, *blocks, MAX_DISTANCE)
+        if lost is not None:
+            return Sight(lost, GameStatus.LOST, image, "logic (every mine shown after a guess)")
+        won = won_by_opening(last.board, last.moves, proven=False)
+        seen = None if won is None else self._classified(image)
+        if seen is None or seen[0].uncertain_mask()[guess.cell]:
+            return None
+        if Cell(int(seen[0].states[guess.cell])).is_number():  # the guess was safe: the last safe cell
+            return Sight(won, GameStatus.WON, image, "logic (the last guess opened the last safe cell)")
+        return None
 
     def _park_point(self) -> tuple[int, int]:
         """A point off the board and its window ring, beside it (a cursor over a cell corrupts its pixels)."""
@@ -1081,7 +1127,7 @@ class Player:
                 first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once (each click parked the pointer)
                 answered = self._wait_change(sight.image, timing)
-                self._last_clicks = LastClicks(sight.board, sight.image, tuple(taken), answered)
+                self._last_clicks = LastClicks(sight.board, sight.image, tuple(taken), answered, tuple(moves))
                 if answered:
                     unanswered = 0
                 else:
