@@ -28,13 +28,13 @@ of 138 searched endgame positions, 5 above 500 did, and they gained ~0.002 games
 guess policy), so it would only cost time."""
 MAX_UNKNOWN = 40
 """... and at most this many unknown covered cells."""
-NODE_BUDGET = 5_000
+NODE_BUDGET = 10_000
 """Search nodes one endgame search may take; past it the search is dropped and the caller guesses.
 
-Measured (docs/benchmarks.md, H-solver): a search that needs more than 5,000 nodes usually needs far
-more (every one of them ran to the old 20,000 budget and was dropped) and is the slowest move of a
-game, while the positions only a bigger budget solves gain the heuristic's guess little: searched to
-the end, 20,000 rather than 5,000 nodes would win about 0.2 more games in 1,000 Expert games.
+Measured (docs/benchmarks.md, H-solver) on endgame positions searched to the end: with at most
+:data:`MAX_ARRANGEMENTS` arrangements few searches need more (4-8 in 1,000 Expert games), and the
+positions only a bigger budget would solve gain ~0.1-0.3 games per 1,000 over the guess policy,
+while each search dropped at the budget is a slow move thrown away.
 """
 
 
