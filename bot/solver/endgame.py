@@ -32,7 +32,7 @@ NODE_BUDGET = 10_000
 """Search nodes one endgame search may take; past it the search is dropped and the caller guesses.
 
 Measured (docs/benchmarks.md, H-solver) on endgame positions searched to the end: with at most
-:data:`MAX_ARRANGEMENTS` arrangements few searches need more (4-8 in 1,000 Expert games), and the
+:data:`MAX_ARRANGEMENTS` arrangements few searches need more (about 3 in 1,000 Expert games), and the
 positions only a bigger budget would solve gain ~0.1-0.3 games per 1,000 over the guess policy,
 while each search dropped at the budget is a slow move thrown away.
 """
