@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.vision.generic import KIND_FRAME, RAISED_BEVEL, TILE, Group, _kinds, bevel, frame_difference
+from bot.vision.generic import (
+    KIND_FRAME,
+    KIND_RAMP,
+    RAISED_BEVEL,
+    TILE,
+    Group,
+    _kinds,
+    bevel,
+    frame_difference,
+    ramp_slope,
+)
 
 
 def _tile(fill: float, step: float) -> np.ndarray:
@@ -35,3 +45,16 @@ def test_a_sunken_tile_joins_the_sunken_kind_not_a_faintly_raised_one():
     kinds = _kinds(groups, np.zeros(316, np.float32))
     assert len(kinds) == 2
     assert sunken_too.kind == sunken.kind != covered.kind
+
+
+def test_a_glossy_tile_and_a_flat_one_are_not_one_kind():
+    """A covered tile shaded top to bottom (a gloss) and a flat revealed tile of the same mean colour,
+    framed alike and neither raised: two kinds (KMines' look, where they had been one)."""
+    glossy = np.full((TILE, TILE, 3), 200.0, np.float32)
+    glossy += np.linspace(15.0, -15.0, TILE, dtype=np.float32)[:, None, None]
+    flat = np.full((TILE, TILE, 3), 200.0, np.float32)
+    covered, revealed = Group(np.arange(300), glossy), Group(np.arange(300, 330), flat)
+    assert frame_difference(revealed.tile, covered.tile) <= KIND_FRAME
+    assert ramp_slope(glossy) > KIND_RAMP > ramp_slope(flat)
+    kinds = _kinds([covered, revealed], np.zeros(330, np.float32))
+    assert len(kinds) == 2 and covered.kind != revealed.kind

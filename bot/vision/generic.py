@@ -89,6 +89,9 @@ KIND_DISTANCE = 40.0
 """Plain groups whose mean colours are nearer than this (0-255 RGB) are one kind."""
 KIND_FRAME = 0.5
 """... and whose frames (grid line, bevel) differ at most this much (:func:`frame_difference`)."""
+KIND_RAMP = 10.0
+"""... and whose shading across the tile differs at most this much (:func:`ramp_slope`, luma 0-255):
+a glossy tile shaded top to bottom is not of a flat tile's kind, however alike their colour and frame."""
 FRAME_COLOUR = 24.0
 """Colour difference (0-255, most different channel) above which two tiles' frame pixels differ."""
 FRAME_MATCH = 1.0
@@ -329,15 +332,26 @@ def group_cells(looks: np.ndarray) -> np.ndarray:
 # -- plain groups, rims and ink ----------------------------------------------------------------------
 
 
-def _ramp_residual(core: np.ndarray) -> float:
-    """98th percentile of how far a core's pixels are from the best-fitting linear colour ramp."""
+def _ramp(core: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A core's best-fitting linear colour ramp: its ``(3, 3)`` coefficients (level, change across x,
+    change down y, per channel) and each pixel's largest distance from it."""
     h, w = core.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
     design = np.stack([np.ones(h * w), xx.ravel() / w, yy.ravel() / h], axis=1)
     values = core.reshape(-1, 3)
     coef, *_ = np.linalg.lstsq(design, values, rcond=None)
-    residual = np.abs(values - design @ coef).max(axis=1)
-    return quantile(residual, 0.98)
+    return coef, np.abs(values - design @ coef).max(axis=1)
+
+
+def _ramp_residual(core: np.ndarray) -> float:
+    """98th percentile of how far a core's pixels are from the best-fitting linear colour ramp."""
+    return quantile(_ramp(core)[1], 0.98)
+
+
+def ramp_slope(tile: np.ndarray) -> float:
+    """How much a tile's core is shaded from one side to the other (luma 0-255): a glossy tile's."""
+    coef, _ = _ramp(tile[CORE:-CORE, CORE:-CORE])
+    return float(np.hypot(coef[1] @ LUMA, coef[2] @ LUMA))
 
 
 @lru_cache(maxsize=8)
@@ -625,13 +639,16 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     plain = sorted(
         (i for i, g in enumerate(groups) if g.shape == Shape.PLAIN), key=lambda i: -len(groups[i].members)
     )
+    slopes = {i: ramp_slope(groups[i].tile) for i in plain}
     for i in plain:
         g = groups[i]
         colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
         fits = {
             k: frame_difference(g.tile, groups[kind.groups[0]].tile)
             for k, kind in enumerate(kinds)
-            if kind.raised == g.raised and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
+            if kind.raised == g.raised
+            and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
+            and abs(slopes[kind.groups[0]] - slopes[i]) <= KIND_RAMP
         }
         fits = {k: v for k, v in fits.items() if v <= KIND_FRAME}
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
