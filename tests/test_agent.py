@@ -1019,3 +1019,23 @@ def test_the_last_safe_cells_opened_by_an_area_win_though_not_all_were_clicked(m
         monkeypatch.setattr(player, "_classified", lambda image, reading=reading: (reading, None))
         sight = player._judged_by_logic(image)
         assert (sight and sight.status.value) == expected
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25])
+def test_a_fresh_board_that_did_not_move_is_followed_where_it_is(scale, monkeypatch):
+    """A fresh board repeats one cell look, so its last look also fits a cell off (KMines' board,
+    shrunk for the rough search, fitted best there); a board still where it was is found there."""
+    import bot.agent.player as player_module
+    from bot.agent.results import MoveTiming
+
+    client = sim("expert", seed=3, rule="zero", scale=scale)
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    sight, _ = player.sight(None, MoveTiming(), FirstClickRule.ZERO)
+    player._view, player._last_seen = player._inner(sight.image), sight.board
+    before = player._image_geometry
+    spot = player_module.find_look(player._screen_image()[1], player._view)
+    off = round(before.pitch_x), round(before.pitch_y)
+    monkeypatch.setattr(player_module, "find_look", lambda image, view: (spot[0] - off[0], spot[1] - off[1]))
+    followed = player._follow(player._screen_image()[1])
+    assert (followed.left, followed.top) == (before.left, before.top)

@@ -174,6 +174,11 @@ def read_counter(image: np.ndarray, reading: object) -> int | None:
         return None
 
 
+def _equal_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of pixels two same-sized images show exactly alike (0 when their sizes differ)."""
+    return float((a == b).all(axis=2).mean()) if a.shape == b.shape else 0.0
+
+
 class Player:
     """Plays a Minesweeper window through a capture and an input backend.
 
@@ -387,6 +392,10 @@ class Player:
         r = self._ratio
         ox, oy = (inner.left - screen.left) * r, (inner.top - screen.top) * r
         there = image[y : y + view.shape[0], x : x + view.shape[1]]
+        stay_x, stay_y = round(ox), round(oy)
+        stay = image[max(stay_y, 0) : stay_y + view.shape[0], max(stay_x, 0) : stay_x + view.shape[1]]
+        if stay.shape == view.shape and _equal_share(stay, view) >= _equal_share(there, view):
+            x, y, there = stay_x, stay_y, stay  # still there: a board's repeated cells fit a cell off too
         if not self._same_look(view, there, old.offset(-ox, -oy)):
             LOGGER.info("the board's last look is nowhere on the screen")
             return None
@@ -396,7 +405,7 @@ class Player:
     def _same_look(self, view: np.ndarray, there: np.ndarray, geometry: Geometry) -> bool:
         """Whether ``there`` shows the board of ``view`` (``geometry`` in its pixels): every cell revealed
         in the last reading exactly as it was (they never change), and most pixels the same."""
-        if there.shape != view.shape or not (there == view).all(axis=2).mean() >= 0.5:
+        if there.shape != view.shape or not _equal_share(there, view) >= 0.5:
             return False
         board = self._last_seen
         if board is None or board.shape != (geometry.rows, geometry.cols):
