@@ -46,3 +46,99 @@ def test_one_flat_colour_is_no_board_of_covered_cells():
     image = np.full((200, 300, 3), (190, 190, 185), np.uint8)
     with pytest.raises(RecognitionError, match="no grid line, gap or bevel"):
         read_cells(image, Geometry(10, 10, 20, 20, 8, 12))
+
+
+def _star(tile: np.ndarray, colour: tuple[int, int, int]) -> None:
+    """A six-pointed star (two triangles) in the middle of a tile."""
+    s = tile.shape[0]
+    centre, outer = np.array([(s - 1) / 2, (s - 1) / 2]), 0.3 * s
+    for start in (90, 270):
+        angles = np.radians([start, start + 120, start + 240])
+        points = centre + outer * np.stack([np.cos(angles), -np.sin(angles)], axis=1)
+        cv2.fillPoly(tile, [np.round(points * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
+
+
+def _rounded_look(cell: int = 35, digit_grounds: bool = False):
+    """A made-up look after a modern desktop client: flat rounded tiles with a gap of window colour, a
+    lost game's mines as a dark star on a darker covered-shape tile, the mine that went off as a red
+    star on its revealed tile; digits in one dark ink, on grounds of their own colour if asked."""
+    from styles import TINTS, Look, _digit
+
+    window, covered, revealed, mine_tile = (244, 245, 246), (182, 185, 180), (222, 224, 220), (128, 130, 125)
+
+    def tile(fill: tuple[int, int, int]) -> np.ndarray:
+        t = np.full((cell, cell, 3), window, np.uint8)
+        cv2.rectangle(t, (2, 2), (cell - 3, cell - 3), fill, -1, cv2.LINE_AA)
+        return t
+
+    def draw(state: Cell) -> np.ndarray:
+        if state == Cell.COVERED:
+            return tile(covered)
+        if state == Cell.MINE:
+            t = tile(mine_tile)
+            _star(t, (60, 58, 52))
+            return t
+        if state == Cell.EXPLODED:
+            t = tile(revealed)
+            _star(t, (20, 20, 205))
+            return t
+        if Cell.ONE <= state <= Cell.EIGHT:
+            t = tile(TINTS[int(state)] if digit_grounds else revealed)
+            _digit(t, int(state), (60, 60, 60))
+            return t
+        if state == Cell.ZERO:
+            return tile(revealed)
+        raise KeyError(state)
+
+    return Look("rounded", cell, draw, window)
+
+
+@pytest.mark.parametrize("digit_grounds", [False, True], ids=["one_ground", "digit_grounds"])
+@pytest.mark.parametrize("seed", [1, 3])
+def test_lost_boards_whose_mines_are_six_pointed_stars_read_exactly(digit_grounds, seed):
+    """Mines shown as a six-pointed star (no quarter turn maps it onto itself) on a covered-shape tile,
+    the mine that went off as a red star on its revealed tile (GNOME Mines draws its lost boards so):
+    the stars are mines, the red one exploded, whether or not digits sit on grounds of their own colour
+    (then no plain tile's fill shows around them, and the covered kind is the one leaving one covered
+    look)."""
+    from styles import fit_board, mid_game
+
+    look = _rounded_look(digit_grounds=digit_grounds)
+    board = fit_board(mid_game(16, 30, 99, seed, flags=0, lost=True), look)
+    image, geometry = screenshot(board, look)
+    reading = read_cells(image, geometry)
+    assert np.array_equal(reading.states, board.cells), reading.board().to_text()
+    assert (reading.states == Cell.EXPLODED).sum() == 1
+
+
+def test_a_six_pointed_star_is_a_mine_and_digits_are_not():
+    """A mine drawn as a six-pointed star maps onto itself turned a sixth of a circle, not a quarter; no
+    digit maps onto itself turned less than half a circle."""
+    from bot.vision.generic import MINE_SQUARE, is_mine
+
+    star = np.zeros((24, 24), np.uint8)
+    centre, outer = np.array([11.5, 11.5]), 9.5
+    for start in (90, 270):  # two triangles, points up and down
+        angles = np.radians([start, start + 120, start + 240])
+        points = centre + outer * np.stack([np.cos(angles), -np.sin(angles)], axis=1)
+        cv2.fillPoly(star, [np.round(points).astype(np.int32)], 255)
+    assert is_mine(star.astype(np.float32) / 255, MINE_SQUARE)  # as square as a mine near a digit must be
+    for digit in "12345678":
+        glyph = np.zeros((24, 24), np.uint8)
+        cv2.putText(glyph, digit, (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.75, 255, 3)
+        assert not is_mine(glyph.astype(np.float32) / 255), digit
+
+
+def test_a_board_cut_one_column_short_is_refused_at_that_edge():
+    """A grid found one column short reads like a board, but the cells one pitch past its right edge
+    look like its own (several looks of them): the board is cut, and its edge cells' counts cannot be
+    checked, so it is refused naming that edge, never read."""
+    from dataclasses import replace
+
+    from styles import mid_game
+
+    board = mid_game(16, 30, 99, 3, lost=True)
+    image, geometry = screenshot(board, LOOKS["flat"], 1.25)
+    assert np.array_equal(read_cells(image, geometry).states, board.cells)
+    with pytest.raises(RecognitionError, match="right edge, but the grid goes on past it"):
+        read_cells(image, replace(geometry, cols=29))

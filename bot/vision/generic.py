@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 
@@ -51,9 +51,17 @@ from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.solver.rules import count_around
 from bot.vision.classify import CellReading
-from bot.vision.digits import DIGIT_LOOSE, count_bounds, frontier_problem, settle_digits, shows_every_mine
+from bot.vision.digits import (
+    DIGIT_LOOSE,
+    count_bounds,
+    frontier_problem,
+    settle_digits,
+    shape_choices,
+    shows_every_mine,
+)
 from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape, shape_distance
 from bot.vision.grid import MIN_SIDE
+from bot.vision.overdraw import repair
 
 LOGGER = logging.getLogger(__name__)
 
@@ -134,6 +142,10 @@ MINE_SQUARE = 0.85
 """Least overlap of a glyph a digit shape is near with its quarter turn for it to be a mine as well: a
 mine's spikes point four ways alike, while a bold blurred 5, 6 or 8 may be as mirror-symmetric but
 not as square."""
+MINE_STAR = 0.75
+"""Least overlap of a glyph with itself turned an eighth, sixth or fifth of a circle (at its own aspect,
+about its centre of mass) for it to be a mine drawn as a star: real stars overlap 0.84-0.95, digits at
+most 0.6 (none looks the same turned less than half a circle)."""
 CROSS_INK = 0.6
 """Least mean ink along both diagonals' outer parts for a cross (a wrong flag)."""
 
@@ -148,6 +160,10 @@ in a few renderings); more means the cells are cut out of line, or this is no bo
 
 MAX_MARKS = 3
 """Most looks of a glyph on covered tiles, on a lost board, that the counts may tell flag or wrong flag."""
+
+EDGE_ALIKE = 0.5
+"""Share of the cells just past one edge of a board that, looking like the board's own cells, say the grid
+goes on there: the board was cut (a column or row missed), and its edge cells' counts cannot be checked."""
 
 MODEL_GROUPS = 64
 """Most named groups a :class:`GenericModel` remembers."""
@@ -547,9 +563,19 @@ def is_cross(ink: np.ndarray) -> bool:
     return bool(min(grown[middle, middle].mean(), grown[middle, n - 1 - middle].mean()) >= CROSS_INK)
 
 
+def turned_overlap(solid: np.ndarray, degrees: float) -> float:
+    """Overlap (IoU) of a binary glyph with itself turned by ``degrees`` about its centre of mass, at its
+    own aspect."""
+    ys, xs = np.nonzero(solid)
+    turn = cv2.getRotationMatrix2D((float(xs.mean()), float(ys.mean())), degrees, 1.0)
+    image = solid.astype(np.uint8) * 255
+    return _iou(solid, cv2.warpAffine(image, turn, image.shape[::-1], flags=cv2.INTER_LINEAR) >= 128)
+
+
 def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
-    """A glyph about as wide as tall, centred, that looks the same mirrored and turned a quarter (at
-    least ``turn`` overlap)."""
+    """A glyph about as wide as tall, centred, that looks the same mirrored and turned: a quarter turn of
+    its box (at least ``turn`` overlap), or a turn by an eighth, sixth or fifth of a circle at its own
+    aspect (``MINE_STAR``: a mine drawn as an eight-, six- or five-pointed star)."""
     solid = ink >= 0.5
     rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
     if len(rows) == 0:
@@ -563,7 +589,9 @@ def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
     box = _squared(solid)
     assert box is not None
     mirrored = min(_iou(box, box[:, ::-1]), _iou(box, box[::-1]))
-    return mirrored >= MINE_SYMMETRY and _iou(box, box.T) >= turn
+    if mirrored < MINE_SYMMETRY:
+        return False
+    return _iou(box, box.T) >= turn or any(turned_overlap(solid, d) >= MINE_STAR for d in (45.0, 60.0, 72.0))
 
 
 def digit_costs(shape: GlyphShape, extra_holes: bool = True, bold: bool = False) -> np.ndarray:
@@ -662,6 +690,12 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     return kinds
 
 
+def _fill_shows(tile: np.ndarray, base: np.ndarray) -> bool:
+    """Whether a base tile's fill shows around a glyph: at least ``FILL_SHOWN`` of the glyph tile's rim
+    within ``2 * KNOWN_FILL`` of the base's rim (a glyph, even crossed out, leaves some of it)."""
+    return quantile(np.abs(_rim(tile) - _rim(base)).max(axis=1), FILL_SHOWN) <= 2 * KNOWN_FILL
+
+
 def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
     """The plain group a glyph group sits on: framed alike (a raised glyph tile only on a raised one),
     and clearly
@@ -674,6 +708,8 @@ def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
     others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
     if scores[best] > FRAME_MATCH or (others and scores[best] > FRAME_CLEAR * min(others)):
         return None
+    if not _fill_shows(g.tile, groups[best].tile):
+        return None  # a ground of its own colour, framed like the base
     g.frame = scores[best]
     return best
 
@@ -719,6 +755,20 @@ def crossed_out(groups: list[Group]) -> None:
                 break
 
 
+def drawn_like_mines(groups: list[Group]) -> None:
+    """Digit-shaped groups (not on a raised tile: a flag) whose glyph is nearer the board's own
+    symmetric mine glyph, in the same ink, than any digit's are mines too (the board draws one glyph one
+    way; the same mine cut a pixel off-centre, as a client's last row may be, fails the symmetry test);
+    the counts may still make one a digit."""
+    mines = [g for g in groups if g.shape == Shape.MINE and g.glyph is not None and g.ink is not None]
+    for g in groups:
+        if g.shape != Shape.DIGIT or g.raised or g.glyph is None or g.costs is None or g.ink is None:
+            continue
+        like = [m.glyph for m in mines if np.linalg.norm(m.ink - g.ink) < TWO_COLOURS]
+        if min((shape_distance(g.glyph, m) for m in like), default=np.inf) < g.costs.min():
+            g.shape, g.digit_too, g.why = Shape.MINE, True, "a glyph drawn like the mines shown"
+
+
 def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     """Plain/glyph split, kinds, and each glyph group's base and shape."""
     for g in groups:
@@ -742,6 +792,7 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             g.raised = g.raised or (groups[g.base].raised and g.frame <= FLAG_FRAME)
         shape_of(g, groups[g.base].tile if g.base is not None else None, fills, balance)
     crossed_out(groups)
+    drawn_like_mines(groups)
     for g in groups:
         if g.shape != Shape.PLAIN and g.kind is not None:
             if g.shape == Shape.DIGIT and g.costs is not None and g.costs.min() <= CLEAR_DIGIT:
@@ -783,14 +834,20 @@ def _one_covered_look(
 ) -> list[tuple[tuple[bool, ...], list[Cell]]]:
     """Of several readings the logic allows, those taking every flat kind as revealed, when the board
     draws its covered tiles in a look of their own (raised or dithered): a board has one covered look.
-    A flat look of one cell is left to the logic alone (the pointer may highlight one covered tile)."""
+    With no such look, those with the fewest covered kinds (at least one: a board with none is left
+    to the logic), so that digits on grounds of their own colour still tell which flat kind is
+    covered. A flat look of one cell is left to the logic alone (the pointer may highlight one
+    covered tile)."""
     sure = [kind.raised or kind.texture >= TEXTURE for kind in kinds]
-    if len(fits) < 2 or not any(sure):
+    if len(fits) < 2:
         return fits
     if any(kind.cells < 2 for kind, covered in zip(kinds, sure, strict=True) if not covered):
         return fits
-    revealed = [f for f in fits if not any(c and not s for c, s in zip(f[0], sure, strict=True))]
-    return revealed or fits
+    if any(sure):
+        revealed = [f for f in fits if not any(c and not s for c, s in zip(f[0], sure, strict=True))]
+        return revealed or fits
+    least = min(sum(f[0]) for f in fits)
+    return [f for f in fits if sum(f[0]) == least] if least else fits
 
 
 def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
@@ -813,7 +870,8 @@ def _claim_mines(
 ) -> tuple[list[int], list[int]]:
     """Glyph groups on a revealed tile that are no digit (any shape, any colours) taken as shown mines,
     in place: a revealed cell shows a number or a mine, nothing else; so is a glyph on a ground of its
-    own nearer their shape than any digit's (the mine that went off). Only a hypothesis: the reading
+    own nearer their shape than any digit's, or a lone glyph on a revealed tile nearer the shape of the
+    symmetric mines shown (the mine that went off, drawn unlike them). Only a hypothesis: the reading
     stands only if the board is then lost, showing the mine that went off, and shows every mine (each
     number equals its shown mines and flags, :func:`bot.vision.digits.shows_every_mine`; flags count
     alike, so a won board's flags taken for mines would pass without the first). Returns the groups
@@ -826,29 +884,29 @@ def _claim_mines(
             states[i] = Cell.MINE
             claimed.append(i)
     mines = [groups[i].glyph for i in claimed if groups[i].glyph is not None]
-    if not mines:
-        return claimed, []
+    shown = [g.glyph for g in groups if g.shape == Shape.MINE and g.glyph is not None]
     marks = []
     for i, g in enumerate(groups):
         on_covered = g.raised or (g.kind is not None and covered[g.kind])
-        if g.shape == Shape.MINE and on_covered:
+        like = mines if g.base is None else shown if len(g.members) == 1 else []
+        if mines and g.shape == Shape.MINE and on_covered:
             states[i] = Cell.FLAG  # for now: a flag counts as maybe a mine until the counts settle it
             marks.append(i)
         elif (
             g.shape == Shape.DIGIT
-            and g.base is None  # on a ground of its own, like the mine that went off
             and g.glyph is not None
             and g.costs is not None
             and not on_covered
-            and min(shape_distance(g.glyph, m) for m in mines) < g.costs.min()
+            and min((shape_distance(g.glyph, m) for m in like), default=np.inf) < g.costs.min()
         ):
             states[i] = Cell.MINE  # the board's own mine glyph: the one that went off
             claimed.append(i)
     return claimed, marks
 
 
-def _settle_exploded(groups: list[Group], states: list[Cell | None]) -> None:
-    """The exploded mine: a lone mine cell on a background the other shown mines do not share."""
+def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...]) -> None:
+    """The exploded mine: a lone mine cell on a background the other shown mines do not share (its own,
+    or a revealed tile's while they sit on covered ones)."""
     mines = [i for i, s in enumerate(states) if s == Cell.MINE]
     if not mines:
         return
@@ -872,8 +930,21 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None]) -> None:
         and len(singles) == 1
     ):
         states[singles[0][0]] = Cell.EXPLODED
-    elif len(lone) == 1 and len(backgrounds) >= 2 and groups[lone[0][0]].base is None:
+    elif len(lone) == 1 and len(backgrounds) >= 2 and _apart(groups, lone[0][0], mines, covered):
         states[lone[0][0]] = Cell.EXPLODED
+
+
+def _apart(groups: list[Group], i: int, mines: list[int], covered: tuple[bool, ...]) -> bool:
+    """Whether a lone shown mine's ground sets it apart: its own, or a revealed tile while no other shown
+    mine sits on one (they show on covered tiles or grounds of their own: the mine clicked opened its
+    tile)."""
+    if groups[i].base is None:
+        return True
+    revealed = [
+        groups[k].base is not None and groups[k].kind is not None and not covered[groups[k].kind]
+        for k in mines
+    ]
+    return revealed[mines.index(i)] and sum(revealed) == 1
 
 
 def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
@@ -898,18 +969,55 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
     return i, "reads 0 next to a covered cell"
 
 
+def _sure_digit(g: Group) -> int | None:
+    """The digit a glyph group's shape alone names (every counting agrees, no other within the margin)."""
+    assert g.costs is not None and g.raw_costs is not None and g.weighted is not None
+    d = int(g.costs.argmin())
+    if g.raw_costs.argmin() != d or g.weighted[0].argmin() != d or shape_choices(g.costs) != [d + 1]:
+        return None
+    return d + 1
+
+
+def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The glyph groups' shape distances (plain, raw, weighted), with a digit ruled out for a group
+    when the board's own glyph of it (a group its shape alone names) is farther from the group's glyph
+    than that glyph is from its nearest other reference digit, and than the board's glyph is from the
+    reference: the same digit of one font differs between cells only by rendering, far less than two
+    digits differ (a bold 6 and 5 of one ink are otherwise near alike)."""
+    costs = np.stack([g.costs for g in gs])
+    raw = np.stack([g.raw_costs for g in gs])
+    weighted = np.stack([g.weighted for g in gs])
+    sure = [_sure_digit(g) if g.shape == Shape.DIGIT else None for g in gs]  # a mine near a digit: no
+    for a, g in enumerate(gs):
+        for b, d in enumerate(sure):
+            if d is None or b == a or sure[a] == d or g.glyph is None or gs[b].glyph is None:
+                continue
+            others = np.delete(np.minimum(g.costs, g.raw_costs), d - 1)  # type: ignore[arg-type]
+            apart = shape_distance(g.glyph, gs[b].glyph)
+            if apart > max(float(others.min()), float(gs[b].costs[d - 1])):  # type: ignore[index]
+                costs[a, d - 1] = raw[a, d - 1] = 1.0
+                weighted[a, :, d - 1] = 1.0
+    return costs, raw, weighted
+
+
 def _name_digits(
-    groups: list[Group], states: list[Cell | None], rows: int, cols: int
+    groups: list[Group], states: list[Cell | None], rows: int, cols: int, covered: tuple[bool, ...]
 ) -> tuple[list[int], str] | None:
-    """Give the digit groups on revealed tiles (and mines a digit shape is near) their states together
-    (:func:`settle_digits`), in place; the cells and why when a group cannot be named."""
+    """Give the digit groups on revealed tiles (and mines a digit shape is near, unless on a covered
+    tile, which shows no digit) their states together (:func:`settle_digits`), in place; the cells and
+    why when a group cannot be named."""
     open_groups = [
         i
         for i, (g, s) in enumerate(zip(groups, states, strict=True))
         if g.costs is not None
         and (
             (g.shape == Shape.DIGIT and s is not None and s <= Cell.EIGHT)
-            or (g.shape == Shape.MINE and g.digit_too and s == Cell.MINE)
+            or (
+                g.shape == Shape.MINE
+                and g.digit_too
+                and s == Cell.MINE
+                and not (g.raised or (g.kind is not None and covered[g.kind]))
+            )
         )
     ]
     if not open_groups:
@@ -917,14 +1025,15 @@ def _name_digits(
     board = np.empty(rows * cols, np.int16)
     for g, s in zip(groups, states, strict=True):
         board[g.members] = int(s) if s is not None else int(Cell.COVERED)
+    costs, raw, weighted = _own_font([groups[i] for i in open_groups])
     settled = settle_digits(
         board.reshape(rows, cols),
         [groups[i].members for i in open_groups],
-        np.stack([groups[i].costs for i in open_groups]),
+        costs,
         [groups[i].shape == Shape.MINE for i in open_groups],
         np.stack([groups[i].ink for i in open_groups]),
-        np.stack([groups[i].raw_costs for i in open_groups]),
-        np.stack([groups[i].weighted for i in open_groups]),
+        raw,
+        weighted,
     )
     if settled.problem is not None:
         k, why = settled.problem
@@ -966,7 +1075,7 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
             states = list(named)
             for i, state in zip(marks, combo, strict=True):
                 states[i] = state
-            found = _whole_reading(groups, states, rows, cols, claimed)
+            found = _whole_reading(groups, states, rows, cols, claimed, covered)
             if found is not None:
                 problem = found
                 continue
@@ -988,7 +1097,12 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
 
 
 def _whole_reading(
-    groups: list[Group], states: list[Cell | None], rows: int, cols: int, claimed: list[int]
+    groups: list[Group],
+    states: list[Cell | None],
+    rows: int,
+    cols: int,
+    claimed: list[int],
+    covered: tuple[bool, ...],
 ) -> tuple[list[int], str] | None:
     """Complete one hypothesis (digits and the exploded mine named in place) and check it is a possible
     position: the cells and why when it is not."""
@@ -996,10 +1110,10 @@ def _whole_reading(
     if unnamed:
         g = groups[unnamed[0]]
         return list(g.members), f"cannot be named: {g.why}"
-    unsure = _name_digits(groups, states, rows, cols)
+    unsure = _name_digits(groups, states, rows, cols, covered)
     if unsure is not None:
         return unsure
-    _settle_exploded(groups, states)
+    _settle_exploded(groups, states, covered)
     board = np.empty(rows * cols, np.int8)
     for g, s in zip(groups, states, strict=True):
         board[g.members] = int(s)  # type: ignore[arg-type]
@@ -1023,6 +1137,32 @@ def _whole_reading(
 # -- the reader --------------------------------------------------------------------------------------
 
 
+def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple[list[int], str] | None:
+    """The cells along an edge past which the grid goes on (most cells one pitch beyond it look like one
+    of the board's ``looks``, in more than one look), and why; None when every edge inside the image ends
+    the grid."""
+    g = geometry
+    height, width = image.shape[:2]
+    last_col = [r * g.cols + g.cols - 1 for r in range(g.rows)]
+    last_row = [(g.rows - 1) * g.cols + c for c in range(g.cols)]
+    beyond = (
+        ("right", replace(g, left=g.left + g.cols * g.pitch_x, cols=1), last_col),
+        ("left", replace(g, left=g.left - g.pitch_x, cols=1), [i - g.cols + 1 for i in last_col]),
+        ("bottom", replace(g, top=g.top + g.rows * g.pitch_y, rows=1), last_row),
+        ("top", replace(g, top=g.top - g.pitch_y, rows=1), list(range(g.cols))),
+    )
+    for side, strip, edge in beyond:
+        region = strip.region()
+        if region.left < 2 or region.top < 2 or region.right > width - 2 or region.bottom > height - 2:
+            continue  # past the image: nothing to see
+        past = looks_of(crop_board(image, strip))
+        hits, _ = alike(past, looks)
+        shown = group_cells(past)[hits >= 0]  # one look alone may be a background like a flat 0
+        if (hits >= 0).mean() >= EDGE_ALIKE and len(np.unique(shown)) >= 2:
+            return edge, f"is on the board's {side} edge, but the grid goes on past it: the board is cut"
+    return None
+
+
 def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None = None) -> CellReading:
     """Read every cell of ``geometry`` with no skin; raises :class:`RecognitionError` rather than guess.
 
@@ -1030,7 +1170,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     frame is read.
     """
     rows, cols = geometry.rows, geometry.cols
-    crop = crop_board(image, geometry)
+    crop = crop_board(repair(image, geometry), geometry)  # glyphs spilling into the next cell painted over
     looks = looks_of(crop)
     states = np.full(rows * cols, -1, np.int16)
     if model is not None and len(model.looks):
@@ -1041,6 +1181,11 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             return _result(geometry, states, "generic (learnt)")
     tiles, texture = cut_tiles(crop)
     labels = group_cells(looks)
+    cut = _cut_edge(
+        image, geometry, np.stack([looks[labels == k].mean(axis=0) for k in range(labels.max() + 1)])
+    )
+    if cut is not None:
+        raise _refuse(cut[0], cols, cut[1])
     if labels.max() + 1 > MAX_GROUPS:
         odd = np.nonzero(np.bincount(labels) == 1)[0]
         lone = np.nonzero(np.isin(labels, odd))[0] if len(odd) else np.arange(1)
