@@ -418,7 +418,9 @@ def test_the_skinless_reader_names_what_the_looks_leave_unsure(tmp_path, capsys)
     check_reads(out, screenshot(other, LOOKS["crossed"], 1.25)[0], other)
 
 
-def test_yes_leaves_out_an_unsure_wrong_flag_and_refuses_it(tmp_path, capsys, monkeypatch):
+def test_yes_leaves_out_an_unsure_wrong_flag_and_never_misreads_it(tmp_path, capsys, monkeypatch):
+    """The skin lacks the wrong flag; a later board showing one is refused naming that cell, or read
+    exactly with the skinless reader's help (it reads this look's crossed flags since 3f491bb)."""
     import calibration.pipeline
 
     # The skinless reader refuses the shot here (as on a look it cannot read): the looks alone decide.
@@ -433,9 +435,8 @@ def test_yes_leaves_out_an_unsure_wrong_flag_and_refuses_it(tmp_path, capsys, mo
     skin = load_skin(out)
     assert Cell.WRONG_FLAG in skin.missing_states() and Cell.FLAG not in skin.missing_states()
     other = dense(13)
-    frame = dry_run(out, screenshot(other, LOOKS["crossed"], 1.25)[0], other.mines)
-    where = re.search(r"cell \((\d+), (\d+)\)", frame["error"])
-    assert where and other.cells[int(where[1]), int(where[2])] == Cell.WRONG_FLAG, frame["error"]
+    assert (other.cells == Cell.WRONG_FLAG).any()
+    check_reads(out, screenshot(other, LOOKS["crossed"], 1.25)[0], other)
     check_reads(out, screenshot(dense(9, lost=False), LOOKS["crossed"], 1.25)[0], dense(9, lost=False))
 
 
