@@ -2,7 +2,8 @@
 the default ``--skin auto``, no calibration, no options fitted to the client.
 
 A generalisation check, not a target: the clients here (GNOME Mines in its three themes, Simon
-Tatham's Mines, KMines in two themes and two window sizes) are named nowhere else in the repository,
+Tatham's Mines, KMines in two themes and two window sizes, minegauler in five themes and two button
+sizes) are named nowhere else in the repository,
 and nothing in ``bot/`` knows them. Each game gets a fresh client on a private Xvfb screen (so no
 new-game handling is needed); the bot plays
 it through the real pipeline (mss, the readers, the solver, pyautogui) in its own process, and its
@@ -12,7 +13,8 @@ results log says how the game ended.
     python benchmarks/unseen_clients.py --client sgt-mines --games 10 --json out.json
 
 Needs Debian's ``gnome-mines``, ``sgt-puzzles`` and ``kmines`` (each skipped when absent), ``xvfb`` and
-``xdotool``.
+``xdotool``. minegauler (PyQt6, from PyPI) is looked for as ``minegauler`` on the PATH or at ``$MINEGAULER``:
+``python -m venv /tmp/mg && /tmp/mg/bin/pip install minegauler && MINEGAULER=/tmp/mg/bin/minegauler ...``.
 """
 
 from __future__ import annotations
@@ -82,6 +84,48 @@ def _kmines(theme: str, size: tuple[int, int] | None) -> Unseen:
     )
 
 
+MINEGAULER_THEMES = {  # theme: (buttons, markers, numbers), as its Game > Themes menu sets them
+    "Standard": ("Standard", "Standard", "Standard"),
+    "Butterfly": ("Butterfly", "Standard", "Standard"),
+    "Halloween": ("Dark", "Halloween", "Dark"),
+    "Textured": ("Textured", "Standard", "Standard"),
+    "Christmas": ("Christmas", "Christmas", "Dark"),
+}
+# minegauler reads its settings from a file inside its package: write them, then start it.
+MINEGAULER_LAUNCH = (
+    "import sys; from minegauler.app import paths; paths.SETTINGS_FILE.write_text(sys.argv[1]); "
+    "from minegauler.app.__main__ import main; sys.exit(main())"
+)
+
+
+def _minegauler_python() -> str:
+    """The interpreter minegauler is installed for (its launcher's shebang), or a path that does not exist."""
+    script = os.environ.get("MINEGAULER") or shutil.which("minegauler")
+    if script and Path(script).is_file():
+        first = Path(script).read_text(errors="replace").splitlines()[:1]
+        if first and first[0].startswith("#!"):
+            return first[0][2:].strip()
+    return "/nonexistent/minegauler"
+
+
+def _minegauler(theme: str, button: int) -> Unseen:
+    buttons, markers, numbers = MINEGAULER_THEMES[theme]
+    settings = {
+        "x_size": 30,
+        "y_size": 16,
+        "mines": 99,
+        "first_success": True,
+        "btn_size": button,
+        "styles": {"BUTTONS": buttons, "MARKERS": markers, "NUMBERS": numbers},
+    }
+    return Unseen(
+        f"minegauler/{theme}@{button}px",
+        _minegauler_python(),
+        ("-c", MINEGAULER_LAUNCH, json.dumps(settings)),
+        window=("--name", "MineGauler"),
+    )
+
+
 CLIENTS: dict[str, Unseen] = {
     c.name: c
     for c in (
@@ -92,6 +136,7 @@ CLIENTS: dict[str, Unseen] = {
         _kmines("default", (1200, 800)),
         _kmines("default", None),
         _kmines("classic", (1200, 800)),
+        *(_minegauler(theme, button) for theme in MINEGAULER_THEMES for button in (16, 24)),
     )
 }
 
