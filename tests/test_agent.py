@@ -1039,3 +1039,26 @@ def test_a_fresh_board_that_did_not_move_is_followed_where_it_is(scale, monkeypa
     monkeypatch.setattr(player_module, "find_look", lambda image, view: (spot[0] - off[0], spot[1] - off[1]))
     followed = player._follow(player._screen_image()[1])
     assert (followed.left, followed.top) == (before.left, before.top)
+
+
+def test_a_ring_the_board_draws_into_is_taken_further_out_once():
+    """A client whose edge cells draw past the grid (KMines' and GNOME Mines' tiles) changes the ring
+    beside every cell it opens there: the ring moves out, and the board is not looked for again each move."""
+
+    def spill(image, rect, client):
+        g, board = client.geometry, client.game.board
+        region = g.region()
+        for row in range(g.rows):
+            if board[row, 0] != Cell.COVERED:  # an opened cell of the left column draws 2 px past the grid
+                cell = g.cell_rect((row, 0))
+                image[cell.top : cell.bottom, region.left - 2 : region.left] = (20, 200, 250)
+
+    client = sim("intermediate", seed=3, rule="zero")
+    capture = Doctored(client, (0, 0), after=0, paint=spill)
+    searches = []
+    player = Player(capture, client.input, PlayOptions(), sleep=lambda s: None)
+    find_again = player._find_again
+    player._find_again = lambda previous: searches.append(1) or find_again(previous)
+    result = player.play_game()
+    assert result.status in ("won", "lost") and result.error is None and all_clicks_on_board_or_face(client)
+    assert player._ring_outs == 1 and len(searches) <= 1

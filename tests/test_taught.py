@@ -170,8 +170,33 @@ def test_a_state_never_taught_is_not_read_as_a_near_look_of_another():
     taught.learn(np.hstack([two, three, covered]), geometry, np.array([[Cell.TWO, Cell.THREE, Cell.COVERED]]))
     d = look_distances(np.stack([two, three, four]), np.stack([two, three, four]))
     assert d[2, 1] < 12.0 and d[2, 1] < 0.7 * d[2, 0]  # the old fixed 12 read the 4 as a sure 3
-    assert taught.limit() == pytest.approx(0.5 * d[0, 1], rel=0.01) and taught.limit() < d[2, 1]
+    reach = taught.limits()[Cell.THREE]
+    assert reach == pytest.approx(0.5 * d[0, 1], rel=0.01) and reach < d[2, 1]
     _, reading = taught.classify(np.hstack([three, two, covered]), geometry)
     assert not reading.uncertain_mask().any()  # what it was taught it reads
     _, reading = taught.classify(np.hstack([two, four, covered]), geometry)
     assert reading.uncertain_mask().tolist() == [[False, True, False]]  # the 4 goes to the skinless reader
+
+
+def test_a_blank_drawn_near_a_covered_tile_does_not_narrow_the_reach_of_digits():
+    """KMines: blanks on a shaded ground sit near its covered tiles, but digits are drawn in colours far
+    apart; a 1 on a lighter patch of ground is still read from the templates (the reach is per kind)."""
+    from bot.vision.classify import FEATURE_SIZE
+
+    size = FEATURE_SIZE
+    covered, zero = np.full((size, size, 3), 100, np.uint8), np.full((size, size, 3), 108, np.uint8)
+    one, two = np.full((size, size, 3), 200, np.uint8), np.full((size, size, 3), 200, np.uint8)
+    one[1:7, 4] = (160, 40, 40)
+    two[1, 2:6], two[6, 2:6], two[2:6, 5] = (40, 140, 40), (40, 140, 40), (40, 140, 40)
+    geometry = Geometry(0, 0, size, size, 1, 4)
+    taught = TaughtSkin()
+    taught.learn(np.hstack([covered, zero, one, two]), geometry, np.array([[9, 0, 1, 2]]))
+    lighter = one.copy()
+    lighter[(one == 200).all(axis=2)] = 206  # the same 1 on a lighter ground: 5.5 from its look
+    reach = taught.limits()
+    assert reach[Cell.COVERED] == pytest.approx(4.0, abs=0.1) and reach[Cell.ONE] > 5.5
+    _, reading = taught.classify(np.hstack([covered, zero, lighter, two]), geometry)
+    assert not reading.uncertain_mask().any() and reading.states.tolist() == [[9, 0, 1, 2]]
+    between = np.full((size, size, 3), 104, np.uint8)  # halfway between a covered tile and a blank
+    _, reading = taught.classify(np.hstack([between, zero, one, two]), geometry)
+    assert reading.uncertain_mask().tolist() == [[True, False, False, False]]

@@ -141,6 +141,11 @@ RING = 2
 """Pixels of the window around the board (and face) grabbed with it: they do not change while a game
 is played, so a change there before a click means the window moved or was covered."""
 
+RING_GAP_STEPS = 3
+"""Times the ring may move out by ``RING`` pixels: a ring that changed while the board stayed where it
+was is the board's own drawing (tiles drawn past the grid the reader found, an edge cell's shadow), so
+the ring is taken further out, at most this many times; then it is no longer checked before a read."""
+
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
@@ -237,6 +242,9 @@ class Player:
         """The grab of the last trusted reading (board, face and ring)."""
         self._ring_on = True
         """Whether the ring around the board is still checked (see :data:`RING_FAILURES`)."""
+        self._ring_outs = 0
+        """Times the ring was found to show the board's own drawing (see :data:`RING_GAP_STEPS`), this
+        session: the ring is that many ``RING`` pixels further out."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -284,7 +292,7 @@ class Player:
                 f"only a {g.rows}x{g.cols} grid shows (a board has at least {MIN_SIDE} rows and columns)"
             )
         if self.skin is None or reading.skin.name != self.skin.name:  # another client: learn afresh
-            self._generic, self._fell_back = None, False
+            self._generic, self._fell_back, self._ring_outs = None, False, 0
         self.skin = reading.skin  # same client: the skinless reader keeps what earlier games taught
         self._adopt(reading.geometry, screen)
         self.mines, self.mines_source = self._game_mines(image, reading)
@@ -452,8 +460,9 @@ class Player:
         ``RING`` pixels of the window around them (what :meth:`_still_as_read` checks for a move)."""
         region = self._inner_region()
         screen = self._screen or self.capture.screen_region()
-        left, top = max(region.left - RING, screen.left), max(region.top - RING, screen.top)
-        right, bottom = min(region.right + RING, screen.right), min(region.bottom + RING, screen.bottom)
+        pad = RING * (1 + min(self._ring_outs, RING_GAP_STEPS))
+        left, top = max(region.left - pad, screen.left), max(region.top - pad, screen.top)
+        right, bottom = min(region.right + pad, screen.right), min(region.bottom + pad, screen.bottom)
         return Region(left, top, right - left, bottom - top)
 
     def _grab(self) -> np.ndarray:
@@ -790,6 +799,8 @@ class Player:
         while True:
             self._check_limits()
             where = self._find_again(previous)
+            if where == "same" and problem.moved:
+                self._move_ring_out()
             if where == "same" and problem.unreadable and problem.image is not None and not not_learned:
                 not_learned, teach = self._learn(problem.image, previous)
             outcome = self._attempt(previous, timing, rule, clicked)
@@ -818,6 +829,16 @@ class Player:
                 )
                 warned = True
             self.sleep(self.options.cover_poll)
+
+    def _move_ring_out(self) -> None:
+        """The ring changed but the board is where it was: the ring showed the board's own drawing, so
+        take it ``RING`` pixels further out (:data:`RING_GAP_STEPS`), or stop checking it before reads."""
+        self._ring_outs += 1
+        self._ring_on = self._ring_outs <= RING_GAP_STEPS
+        LOGGER.info(
+            "the ring around the board changed with the board (%d time(s)): taken out, or no longer checked",
+            self._ring_outs,
+        )
 
     def _stop(
         self, kind: type[MinebotError], problem: Problem, detail: str, teach: bool = False
@@ -1080,7 +1101,7 @@ class Player:
         unanswered = 0
         while True:
             self._check_limits()
-            self._ring_on = ring_failures < RING_FAILURES
+            self._ring_on = ring_failures < RING_FAILURES and self._ring_outs <= RING_GAP_STEPS
             rule = self.rule()
             result.rule = rule.value
             timing = MoveTiming()

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -42,7 +42,7 @@ from bot.board import Cell
 from bot.game import FirstClickRule
 from bot.geometry import Geometry
 from bot.skin import Skin
-from bot.vision.classify import ACCEPT_FLOOR, COARSE_WEIGHT, FEATURE_SIZE, CellReading, classify_cells
+from bot.vision.classify import ACCEPT_FLOOR, COARSE_WEIGHT, DIGITS, FEATURE_SIZE, CellReading, classify_cells
 from bot.vision.generic import logic_problem
 
 LOGGER = logging.getLogger(__name__)
@@ -57,11 +57,14 @@ Templates cut from the same screen at the same geometry differ from their cells 
 still when two taught states look closer (:meth:`TaughtSkin.limit`)."""
 
 SAFE_FRACTION = 0.5
-"""A cell is read from the templates only within this fraction of the distance between the two nearest
-looks of different states: a state never taught (a first 4 of one ink among 3s) is assumed no nearer to
-a taught look than taught looks are to one another, so it falls outside every look's reach and goes to
-the skinless reader, which names digits by shape (GNOME Mines' one-ink digits: a 4 is 10 from a 3 in
-these blocks, and was read as a 3 from the templates with the old fixed 12)."""
+"""A cell is read as a state from the templates only within this fraction of the distance from that
+state's looks to the nearest look of another state, capped by the nearest two looks of different states
+of its kind (digits, or the rest): a state never taught (a first 4 of one ink among 3s) is assumed no
+nearer to a taught look than taught looks of its kind are to one another, so it falls outside every
+look's reach and goes to the skinless reader, which names digits by shape (GNOME Mines' one-ink digits: a
+4 is 10 from a 3 in these blocks, and was read as a 3 from the templates with the old fixed 12). Per
+kind, not over the whole board: a blank drawn near a covered tile (KMines' glossy tiles on a shaded
+ground) does not narrow the reach of digits drawn in colours far apart."""
 
 MAX_LOOKS = 8
 """Most looks kept of one state; cells in yet another look keep going to the skinless reader."""
@@ -141,14 +144,33 @@ def look_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def nearest_states(looks: dict[Cell, list[np.ndarray]]) -> float:
     """The distance between the two nearest looks of different states (inf with one state taught)."""
+    between = state_distances(looks)
+    return min((d for pair, d in between.items() if pair[0] != pair[1]), default=math.inf)
+
+
+def state_distances(looks: dict[Cell, list[np.ndarray]]) -> dict[tuple[Cell, Cell], float]:
+    """The distance between the nearest looks of each two taught states."""
     states = [state for state, kept in looks.items() for _ in kept]
-    if len(set(states)) < 2:
-        return math.inf
+    if not states:
+        return {}
     stack = np.stack([look for kept in looks.values() for look in kept])
     distances = look_distances(stack, stack)
     owner = np.array(states)
-    distances[owner[:, None] == owner[None, :]] = np.inf
-    return float(distances.min())
+    return {(a, b): float(distances[np.ix_(owner == a, owner == b)].min()) for a in looks for b in looks}
+
+
+def reaches(looks: dict[Cell, list[np.ndarray]]) -> dict[Cell, float]:
+    """How far a cell may be from a taught state's looks to be read as it: :data:`MAX_DISTANCE`, and
+    within :data:`SAFE_FRACTION` of the distance to the nearest other state, that capped by the nearest
+    two states of its kind (:data:`bot.vision.classify.DIGITS`, or the rest): a state never taught may
+    sit as near a look as any two of its kind do."""
+    between = {pair: d for pair, d in state_distances(looks).items() if pair[0] != pair[1]}
+    reach = {}
+    for state in looks:
+        kind = state in DIGITS
+        nearest = [d for (a, b), d in between.items() if a == state or (a in DIGITS) == (b in DIGITS) == kind]
+        reach[state] = min(MAX_DISTANCE, SAFE_FRACTION * min(nearest, default=math.inf))
+    return reach
 
 
 def sure_reading(geometry: Geometry, states: np.ndarray) -> CellReading:
@@ -165,7 +187,7 @@ class TaughtSkin:
     looks: dict[Cell, list[np.ndarray]] = field(default_factory=dict)
     """``(FEATURE_SIZE, FEATURE_SIZE, 3)`` uint8 looks per state, the first its template."""
     _skin: Skin | None = None
-    _limit: float | None = None
+    _limit: np.ndarray | None = None
     _last: tuple[np.ndarray, np.ndarray] | None = None
     """The cell blocks (:func:`cell_blocks`) and states of the last exact reading: a cell whose pixels
     are the same again is the same state, and only the cells that changed are classified."""
@@ -184,19 +206,27 @@ class TaughtSkin:
             )
         return self._skin
 
-    def limit(self) -> float:
-        """The farthest a cell may be from a look to be read as its state: :data:`MAX_DISTANCE`, and
-        within :data:`SAFE_FRACTION` of the distance between the nearest looks of two states."""
+    def limits(self) -> np.ndarray:
+        """The farthest a cell may be from each state's looks to be read as it (:func:`reaches`),
+        indexed by the state's value (0 for a state not taught)."""
         if self._limit is None:
-            self._limit = min(MAX_DISTANCE, SAFE_FRACTION * nearest_states(self.looks))
+            self._limit = np.zeros(max(Cell) + 1, np.float32)
+            for state, reach in reaches(self.looks).items():
+                self._limit[state] = reach
         return self._limit
 
-    def _classify(self, reduced: Reduced) -> CellReading | None:
-        """A reduced board classified against the looks (uncertain cells marked), or None with none."""
+    def _classify_blocks(self, board: np.ndarray, geometry: Geometry) -> CellReading | None:
+        """Cells of a reduced ``board`` classified against the looks, a cell farther from its state's
+        looks than that state's reach marked uncertain; None with nothing taught."""
         skin = self.skin()
         if skin is None:
             return None
-        return classify_cells(reduced.board, reduced.geometry, skin, max_distance=self.limit(), colours=None)
+        reading = classify_cells(board, geometry, skin, max_distance=MAX_DISTANCE, colours=None)
+        return replace(reading, max_distance=self.limits()[reading.states])
+
+    def _classify(self, reduced: Reduced) -> CellReading | None:
+        """A reduced board classified against the looks (uncertain cells marked), or None with none."""
+        return self._classify_blocks(reduced.board, reduced.geometry)
 
     def classify(self, image: np.ndarray, geometry: Geometry) -> tuple[Reduced, CellReading] | None:
         """The board reduced and classified against the looks, uncertain cells marked; None when nothing
@@ -231,8 +261,8 @@ class TaughtSkin:
             moved = blocks[changed]
             strip = np.ascontiguousarray(moved.transpose(1, 0, 2, 3).reshape(FEATURE_SIZE, -1, 3))
             at = Geometry(0, 0, FEATURE_SIZE, FEATURE_SIZE, 1, len(moved))
-            reading = classify_cells(strip, at, skin, max_distance=self.limit(), colours=None)
-            if reading.uncertain_mask().any():
+            reading = self._classify_blocks(strip, at)
+            if reading is None or reading.uncertain_mask().any():
                 return None
             states[changed] = reading.states[0]
         if logic_problem(states) is not None:
