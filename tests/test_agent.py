@@ -901,15 +901,17 @@ def refuse_when(monkeypatch, status: GameStatus, client: SimClient) -> None:
     monkeypatch.setattr(read, "read_cells", refuses_the_end)
 
 
-def test_a_dialog_over_a_won_board_is_a_win_by_logic(monkeypatch):
+@pytest.mark.parametrize("over_the_ring", [False, True])
+def test_a_dialog_over_a_won_board_is_a_win_by_logic(monkeypatch, over_the_ring):
     """The client opens a dialog over the board as the last safe cell opens: nothing can be read, but
-    the last click opened the last safe cells, so the game is won."""
+    the last click opened the last safe cells, so the game is won; at once, with no search for the
+    board, when the dialog covers the window around the board too (GNOME Mines)."""
     client = sim("beginner", seed=5, rule="zero")
 
     def dialog(image, rect, client):
         if client.game.status is GameStatus.WON:
             g = client.geometry
-            top, left = round(g.top + g.pitch_y), round(g.left + g.pitch_x)
+            top, left = round(g.top + g.pitch_y), round(g.left + (-0.5 if over_the_ring else 1) * g.pitch_x)
             rng = np.random.default_rng(0)
             height, width = round(6 * g.pitch_y), round(7 * g.pitch_x)
             image[top : top + height, left : left + width] = rng.integers(0, 255, (height, width, 3))
@@ -919,10 +921,13 @@ def test_a_dialog_over_a_won_board_is_a_win_by_logic(monkeypatch):
     for seed in range(5, 15):  # the first won game among a few
         client.seed = seed
         client.new_game()
-        result = Player(capture, client.input, PlayOptions(skin="generic"), sleep=lambda s: None).play_game()
+        player = Player(capture, client.input, PlayOptions(skin="generic"), sleep=lambda s: None)
+        searched = []
+        monkeypatch.setattr(player, "_find_again", lambda previous: searched.append(1) or "gone")
+        result = player.play_game()
         if client.game.status is GameStatus.WON:
             break
-    assert result.status == "won" and result.error is None
+    assert result.status == "won" and result.error is None and not searched
     assert result.ended_by == "logic (the last safe cells were opened)"
 
 

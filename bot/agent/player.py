@@ -108,6 +108,9 @@ class LastClicks:
     answered: bool
     planned: tuple[Move, ...] = ()
     """Every move decided on that reading (a batch stops at a cell an earlier click already opened)."""
+    geometry: Geometry | None = None
+    """The board's geometry in ``image`` (the region grabbed may grow before the next reading); None:
+    where it is now."""
 
 
 @dataclass
@@ -591,12 +594,11 @@ class Player:
         them and every cell they opened looks changed (so they were taken); a dialog over the board
         does not matter. Or the batch's cells not clicked read as numbers (:meth:`_won_by_the_batch`),
         or a last guess reads as a number. Lost: the last click was a guess and the screen shows every
-        mine (:func:`lost_by_guess`). Nothing is judged on a screen that moved (the blocks compared are
-        where the board was)."""
+        mine (:func:`lost_by_guess`). Each grab's cells are cut where the board was when it was grabbed."""
         from bot.vision.taught import MAX_DISTANCE, cell_blocks, reduce_board
 
         last = self._last_clicks
-        if last is None or not last.answered or image.shape != last.image.shape or not last.moves:
+        if last is None or not last.answered or not last.moves:
             return None
         won = won_by_opening(last.board, last.moves)
         guess = last.moves[0]
@@ -604,7 +606,10 @@ class Player:
         if won is None and not guessed and len(last.planned) <= len(last.moves):
             return None
         geometry = self._region_geometry()
-        before, after = reduce_board(last.image, geometry), reduce_board(image, geometry)
+        then = last.geometry or geometry
+        if (geometry.rows, geometry.cols) != (then.rows, then.cols):
+            return None
+        before, after = reduce_board(last.image, then), reduce_board(image, geometry)
         if before is None or after is None:
             return None
         shape = (geometry.rows, geometry.cols)
@@ -704,13 +709,17 @@ class Player:
             return Problem(str(exc), None, True)
         t1 = self.clock()
         timing.capture += (t1 - t0) * 1000
-        if ring and self._ring_moved(image):
-            return Problem("the window around the board changed (moved or covered)", image, True, moved=True)
         sight: Sight | None = None
+        if ring and self._ring_moved(image):  # a dialog the client opens at the end covers the ring too
+            sight = self._judged_by_logic(image)
+            if sight is None:
+                return Problem(
+                    "the window around the board changed (moved or covered)", image, True, moved=True
+                )
         t2: float | None = None
         try:
             try:
-                sight = self._read(image)
+                sight = sight or self._read(image)
             except RecognitionError as exc:
                 ended = self._judge_unreadable(image, previous) or self._judged_by_logic(image)
                 if ended is None:
@@ -1157,7 +1166,9 @@ class Player:
                 first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once (each click parked the pointer)
                 answered = self._wait_change(sight.image, timing)
-                self._last_clicks = LastClicks(sight.board, sight.image, tuple(taken), answered, tuple(moves))
+                self._last_clicks = LastClicks(
+                    sight.board, sight.image, tuple(taken), answered, tuple(moves), self._region_geometry()
+                )
                 if answered:
                     unanswered = 0
                 else:
