@@ -358,3 +358,71 @@ def test_fewest_unknown_neighbours_ranks_like_a_sort_by_count_then_cell():
         expected = sorted(off, key=lambda j: (_unknown_neighbours(know, j), j))
         for n in (1, 2, 5):
             assert _fewest_unknown_neighbours(know, off, n) == expected[:n]
+
+
+def _blended(prob: dict[int, float], second: float) -> float:
+    """(1 - second) x the best safety + second x the next best, cell by cell, from a full solve."""
+    low = sorted(p for p in prob.values() if p < 1.0)
+    if not low:
+        return 1.0
+    return 1.0 - ((1.0 - second) * low[0] + second * (low[1] if len(low) > 1 else low[0]))
+
+
+def test_blended_safety_counted_at_once_is_what_revealing_each_value_reports():
+    from bot.errors import ContradictionError as Impossible
+    from bot.solver.engine import best_safety
+    from bot.solver.lookahead import value_outcomes
+
+    checked = 0
+    for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 8, 41)):
+        know = Knowledge.from_board(board)
+        if know.safe_cells():
+            continue
+        probs = solve(know, board.mines)
+        off = sorted(know.covered - know.cell_cons.keys() - know.known.keys())
+        for j in sorted(know.cell_cons)[::3][:4] + off[:1]:
+            table = value_outcomes(know, probs, j, board.mines, second=0.2)
+            assert table is not None
+            for value in range(9):
+                try:
+                    hyp = know.reveal(j, value)
+                    full = solve(hyp, board.mines)
+                except Impossible:
+                    assert value not in table
+                    continue
+                expected = _blended(full.prob, 0.2)
+                assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+                after = best_safety(hyp, board.mines, second=0.2)
+                assert after is not None and after[1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+                checked += 1
+    assert checked > 200
+
+
+def test_living_blend_leaves_out_cells_whose_number_is_already_certain():
+    from bot.errors import ContradictionError as Impossible
+    from bot.solver.lookahead import value_outcomes
+
+    checked = dropped = 0
+    for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 8, 41)):
+        know = Knowledge.from_board(board)
+        if know.safe_cells():
+            continue
+        probs = solve(know, board.mines)
+        off = sorted(know.covered - know.cell_cons.keys() - know.known.keys())
+        for j in sorted(know.cell_cons)[::3][:4] + off[:1]:
+            table = value_outcomes(know, probs, j, board.mines, second=0.2, living=True)
+            assert table is not None
+            for value in table:
+                hyp = know.reveal(j, value)
+                full = solve(hyp, board.mines)
+                uncertain = {k for k, p in full.prob.items() if 0.0 < p < 1.0}
+                alive = {
+                    x: p
+                    for x, p in full.prob.items()
+                    if p < 1.0 and (x in full.off or any(k in uncertain for k in know.nbrs[x]))
+                }
+                expected = _blended(alive or full.prob, 0.2)
+                dropped += len(alive) < len(full.prob)
+                assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+                checked += 1
+    assert checked > 200 and dropped > 10

@@ -633,12 +633,14 @@ def _no_total(know: Knowledge, regions: list[list[int]], everything: np.ndarray,
     )
 
 
-def best_safety(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> tuple[float, float] | None:
+def best_safety(
+    know: Knowledge, total: int, node_budget: int = NODE_BUDGET, second: float = 0.0
+) -> tuple[float, float] | None:
     """(log weight, 1 - the lowest P(mine) below 1) of a position: what a look-ahead needs, no more.
 
     The same numbers :func:`solve` computes (same arithmetic, so bit for bit), without filling a
-    probability for every cell. None when a region passes the budget. Raises
-    :class:`ContradictionError` when nothing fits.
+    probability for every cell. With ``second`` > 0 the safety is :func:`blend`'s instead. None when
+    a region passes the budget. Raises :class:`ContradictionError` when nothing fits.
     """
     regions = split_regions(know)
     counted = [count_region(know, r, node_budget) for r in regions]
@@ -649,13 +651,34 @@ def best_safety(know: Knowledge, total: int, node_budget: int = NODE_BUDGET) -> 
         return None
     n_off = len(know.covered.difference(know.known, know.cell_cons))
     log_weight, groups, off_prob = _combine(know, regions, counted, n_off, mines_left)
-    known_safe = any(not mine and know.cells[j] == COVERED for j, mine in know.known.items())
+    known_safe = sum(1 for j, mine in know.known.items() if not mine and know.cells[j] == COVERED)
+    if second:
+        probs = [p for _, p in groups] + ([off_prob] if off_prob is not None else []) + [0.0]
+        sizes = [len(g) for g, _ in groups] + ([n_off] if off_prob is not None else []) + [known_safe]
+        return log_weight, float(blend(np.array([probs]), np.array(sizes), second)[0])
     rest = [p for _, p in groups if p < 1.0]
     if off_prob is not None and off_prob < 1.0:
         rest.append(off_prob)
     if known_safe:
         rest.append(0.0)
     return log_weight, (1.0 - min(rest)) if rest else 1.0
+
+
+def blend(prob: np.ndarray, sizes: np.ndarray, second: float) -> np.ndarray:
+    """Per row of ``prob`` (P(mine) per group of ``sizes`` cells): (1 - second) x the best safety +
+    ``second`` x the second best, cell by cell (a group of two or more gives both; JSMinesweeper uses
+    0.2). A position with one good cell and nothing else close scores below one with two. Mines and
+    empty groups are left out; a lone cell left counts as its own second; no cell at all scores 1.
+    """
+    pad = np.full((prob.shape[0], 2), np.inf)  # (two columns at least)
+    low = np.hstack([np.where((prob < 1.0) & (sizes > 0), prob, np.inf), pad])
+    order = np.argsort(low, axis=1, kind="stable")[:, :2]
+    first = np.take_along_axis(low, order[:, :1], axis=1)[:, 0]
+    next_ = np.take_along_axis(low, order[:, 1:2], axis=1)[:, 0]
+    many = np.concatenate([sizes, [0, 0]])[order[:, 0]] > 1
+    next_ = np.where(many | np.isinf(next_), first, next_)
+    out = 1.0 - ((1.0 - second) * first + second * next_)
+    return np.where(np.isinf(first), 1.0, out)
 
 
 def _combine_independent(

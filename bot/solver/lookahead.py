@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +28,7 @@ from bot.solver.engine import (
     Probabilities,
     RegionCount,
     TrackedCount,
+    blend,
     count_tracked,
     off_weights,
     products,
@@ -80,14 +82,22 @@ def _base(know: Knowledge, probs: Probabilities, total: int) -> _Base | None:
 
 
 def value_outcomes(
-    know: Knowledge, probs: Probabilities, j: int, total: int | None, node_budget: int = JOINT_NODES
+    know: Knowledge,
+    probs: Probabilities,
+    j: int,
+    total: int | None,
+    node_budget: int = JOINT_NODES,
+    second: float = 0.0,
+    living: bool = False,
 ) -> dict[int, tuple[float, float]] | None:
     """For each number the unknown covered cell ``j`` can show: (log weight, best safety) after it.
 
     The log weight is that of the position with ``j`` showing the number (so its exp over the current
     position's weight is P(``j`` is safe and shows it)); the best safety is 1 - the lowest mine
     probability below 1 there. Numbers no arrangement shows are left out. None when the position is
-    not exact, the total is unknown, or the joint count passes ``node_budget`` nodes.
+    not exact, the total is unknown, or the joint count passes ``node_budget`` nodes. With ``second``
+    > 0 the safety is :func:`bot.solver.engine.blend`'s; with ``living`` too, over living cells only
+    (:func:`_living_blend`).
     """
     if total is None or not probs.exact:
         return None
@@ -128,7 +138,11 @@ def value_outcomes(
     if rest is None:  # (long enough for any candidate's count over these regions: 8 neighbours at most)
         others = [rc for r, rc in enumerate(base.counted) if r not in touched]
         rest = base.rest[key] = _rest(others, n_off, base.mines_left, len(in_regions) + 9)
-    return _outcomes(rest, joint, n_off, base.mines_left, base.known_safe, shown)
+    safety_of = None
+    if second and living and not base.known_safe:
+        off_cells = base.off.difference((j, *unknown)) if n_off else frozenset()
+        safety_of = functools.partial(_living_blend, know, j, joint.groups, rest, off_cells, second)
+    return _outcomes(rest, joint, n_off, base.mines_left, base.known_safe, shown, second, safety_of)
 
 
 @dataclass(frozen=True)
@@ -147,6 +161,12 @@ class _Rest:
     """``rows @ mines``: per row, every other group's mine-weighted sum (columns: their groups in order)."""
     free: np.ndarray
     """``rows @ free``: the same, mine-free-weighted."""
+    sizes: np.ndarray
+    """The cells in each of those groups (the columns of ``mines`` and ``free``)."""
+    cells: tuple[tuple[int, ...], ...]
+    """Those groups' cells."""
+    column: dict[int, int]
+    """Cell -> its group's column among those."""
 
 
 def _rest(others: list[RegionCount], n_off: int, mines_left: int, length: int) -> _Rest:
@@ -170,6 +190,9 @@ def _rest(others: list[RegionCount], n_off: int, mines_left: int, length: int) -
         np.concatenate(
             [m[:, len(rc.groups) :] for m, rc in zip(sums[1:], others, strict=True)] + sums[:1], axis=1
         ),
+        np.array([len(g) for rc in others for g in rc.groups], dtype=int),
+        tuple(g for rc in others for g in rc.groups),
+        {x: c for c, g in enumerate(g for rc in others for g in rc.groups) for x in g},
     )
 
 
@@ -180,7 +203,14 @@ def _hankel(rows: int, cols: int) -> np.ndarray:
 
 
 def _outcomes(
-    rest: _Rest, joint: TrackedCount, n_off: int, mines_left: int, known_safe: bool, shown: int
+    rest: _Rest,
+    joint: TrackedCount,
+    n_off: int,
+    mines_left: int,
+    known_safe: bool,
+    shown: int,
+    second: float = 0.0,
+    safety_of: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> dict[int, tuple[float, float]]:
     """Per value: (log weight, best safety) of the board, with ``joint`` split by its tracked mines.
 
@@ -205,12 +235,87 @@ def _outcomes(
             off_prob = off_mines / (off_mines + terms @ (n_off - mines_left + f))
             off_prob[off_prob != off_prob] = 1.0
             prob = np.concatenate([prob, off_prob[:, None]], axis=1)
-    low = np.where(prob < 1.0, prob, np.inf).min(axis=1, initial=np.inf)
-    if known_safe:
-        low[:] = 0.0
+    if safety_of is not None:
+        safeties = safety_of(prob)
+    elif second and not known_safe:
+        sizes = np.concatenate([[len(g) for g in joint.groups], rest.sizes, [n_off] if n_off else []])
+        safeties = blend(prob, sizes, second)
+    else:
+        low = np.where(prob < 1.0, prob, np.inf).min(axis=1, initial=np.inf)
+        if known_safe:
+            low[:] = 0.0
+        safeties = np.where(low < np.inf, 1.0 - low, 1.0)
     out: dict[int, tuple[float, float]] = {}
     for i, v in enumerate(joint.tracked):
         if weight[i] > 0:
-            safety = 1.0 - float(low[i]) if low[i] < np.inf else 1.0
+            safety = float(safeties[i])
             out[shown + v] = (rest.scale + math.log(top_v[i]) + math.log(float(weight[i])), safety)
     return out
+
+
+def _living_blend(
+    know: Knowledge,
+    j: int,
+    groups: tuple[tuple[int, ...], ...],
+    rest: _Rest,
+    off: frozenset[int],
+    second: float,
+    prob: np.ndarray,
+) -> np.ndarray:
+    """:func:`bot.solver.engine.blend` per row of ``prob``, over *living* cells only (JSMinesweeper).
+
+    After ``j`` shows the row's value, a cell whose unknown neighbours are all certain (P 0 or 1) can
+    show only one number: clicking it, safe or not, tells nothing, so it is no next guess worth
+    counting. (Sufficient, not necessary: a pair holding one mine between them also fixes a number;
+    such cells still count as living.) Off-frontier cells count as living. A row with no living cell
+    is blended over every cell.
+    """
+    cells, known, nbrs = know.cells, know.known, know.nbrs
+    joint_col = {x: c for c, g in enumerate(groups) for x in g}
+    shift = len(groups)
+    off_col = prob.shape[1] - 1 if off else -1
+    sizes = np.concatenate([[len(g) for g in groups], rest.sizes, [len(off)] if off else []])
+    plain = blend(prob, sizes, second)
+    out = plain.copy()
+
+    def column(k: int) -> int:
+        if k in joint_col:
+            return joint_col[k]
+        if k in rest.column:
+            return shift + rest.column[k]
+        return off_col
+
+    for i, row in enumerate(prob):
+        found: list[float] = []
+        for c in np.argsort(row, kind="stable"):
+            p = float(row[c])
+            if p >= 1.0 or len(found) >= 2:
+                break
+            if c == off_col:
+                found += [p] * min(len(off), 2 - len(found))
+                continue
+            for x in groups[c] if c < shift else rest.cells[c - shift]:
+                if len(found) < 2 and _alive(x, row, j, cells, known, nbrs, column):
+                    found.append(p)
+        if found:
+            first, next_ = found[0], found[1] if len(found) > 1 else found[0]
+            out[i] = 1.0 - ((1.0 - second) * first + second * next_)
+    return out
+
+
+def _alive(
+    x: int,
+    row: np.ndarray,
+    j: int,
+    cells: list[int],
+    known: dict[int, bool],
+    nbrs: list,
+    column: Callable[[int], int],
+) -> bool:
+    """Whether cell ``x`` has an unknown neighbour (not ``j``) that is neither certain mine nor safe."""
+    for k in nbrs[x]:
+        if k != j and cells[k] == COVERED and k not in known:
+            c = column(k)
+            if c < 0 or 0.0 < row[c] < 1.0:
+                return True
+    return False

@@ -109,6 +109,14 @@ class Policy:
     """If > 0, frontier candidates are instead the cells with P(safe) >= (1 - this) x the best P(safe)."""
     long_term: float = 0.0
     """Scale a candidate's score by 1 + this x P(it defuses a 50/50 pattern | safe) (:mod:`longterm`)."""
+    second: float = 0.0
+    living: bool = False
+    """With ``second``: blend over living cells only (cells that can show more than one number)."""
+    off_near: int = 0
+    """Also look at up to this many off-frontier cells two cells straight from a number (JSMinesweeper's
+    off-edge candidates: their numbers tell about the frontier), fewest unknown neighbours first."""
+    """Look-ahead: score a position by (1 - this) x its best safety + this x its second best
+    (:func:`bot.solver.engine.blend`; JSMinesweeper: 0.2)."""
 
 
 LOOKAHEAD_BUDGET = 20_000
@@ -320,7 +328,24 @@ def _candidates(know: Knowledge, probs: Probabilities, pol: Policy) -> list[int]
     chosen = [j for _, j in frontier[: pol.max_candidates]]
     if probs.off and probs.off_prob is not None and probs.off_prob <= limit:
         chosen += _fewest_unknown_neighbours(know, probs.off, pol.off_candidates)
+        if pol.off_near:
+            near = _near_numbers(know, probs.off)
+            ranked = _fewest_unknown_neighbours(know, near, len(near)) if near else []
+            extra = [j for j in ranked if j not in chosen]
+            chosen += extra[: pol.off_near]
     return chosen
+
+
+def _near_numbers(know: Knowledge, off: tuple[int, ...]) -> tuple[int, ...]:
+    """The cells of ``off`` two cells up, down, left or right of a number with unknown neighbours."""
+    rows, cols, off_set = know.rows, know.cols, set(off)
+    found = set()
+    for n in know.cons:
+        r, c = divmod(n, cols)
+        for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+            if 0 <= r + dr < rows and 0 <= c + dc < cols and (r + dr) * cols + c + dc in off_set:
+                found.add((r + dr) * cols + c + dc)
+    return tuple(sorted(found))
 
 
 def _fewest_unknown_neighbours(know: Knowledge, cells: tuple[int, ...], n: int) -> list[int]:
@@ -333,17 +358,17 @@ def _fewest_unknown_neighbours(know: Knowledge, cells: tuple[int, ...], n: int) 
     return index[order[:n]].tolist()
 
 
-def _after_safety(know: Knowledge, total: int | None) -> tuple[float, float] | None:
+def _after_safety(know: Knowledge, total: int | None, second: float = 0.0) -> tuple[float, float] | None:
     """(log weight, best safety) of a hypothetical position; safety 1.0 when a cell is proven safe.
 
     None when it cannot be counted exactly within :data:`LOOKAHEAD_BUDGET`.
     """
     if total is None:
         return None
-    if know.safe_cells():  # the next click is certain: only the weight (P(value)) is needed
+    if know.safe_cells() and not second:  # the next click is certain: only P(value) is needed
         weight = log_weight(know, total, node_budget=LOOKAHEAD_BUDGET)
         return None if weight is None else (weight, 1.0)
-    return best_safety(know, total, node_budget=LOOKAHEAD_BUDGET)
+    return best_safety(know, total, node_budget=LOOKAHEAD_BUDGET, second=second)
 
 
 def secondary_safety(
@@ -354,6 +379,8 @@ def secondary_safety(
     fifty_penalty: bool = False,
     progress: float = 0.0,
     beat: float = -1.0,
+    second: float = 0.0,
+    living: bool = False,
 ) -> float | None:
     """P(cell safe) x E[best safety after it is revealed (+ ``progress`` when a cell is then certain)].
 
@@ -361,7 +388,7 @@ def secondary_safety(
     safety for every value left could not bring it within a relative 1e-9 of ``beat``: such a cell
     could never join the best, so the values left are not looked at.
     """
-    found = _lookahead(know, probs, j, total, fifty_penalty, progress, beat)
+    found = _lookahead(know, probs, j, total, fifty_penalty, progress, beat, second, living)
     return None if found is None else found[0]
 
 
@@ -373,6 +400,8 @@ def _lookahead(
     fifty_penalty: bool,
     progress: float,
     beat: float,
+    second: float = 0.0,
+    living: bool = False,
 ) -> tuple[float, int] | None:
     """:func:`secondary_safety` and the number of values the cell can show (1: a dead cell)."""
     if not probs.exact or probs.log_weight is None:
@@ -392,7 +421,7 @@ def _lookahead(
     if survive * best_each < cutoff:  # even a sure next click everywhere could not bring it to ``beat``
         return None
     # every value counted in one enumeration (the fifty penalty needs each revealed position itself)
-    table = None if fifty_penalty else value_outcomes(know, probs, j, total)
+    table = None if fifty_penalty else value_outcomes(know, probs, j, total, second=second, living=living)
     for value in values:
         if weighted + (survive - mass) * best_each < cutoff:
             return None
@@ -403,7 +432,7 @@ def _lookahead(
         else:
             try:
                 hyp = know.reveal(j, value)
-                after = _after_safety(hyp, total)
+                after = _after_safety(hyp, total, second)
             except ContradictionError:
                 continue
             if after is None:
@@ -464,7 +493,9 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
             scale = 1.0
             if pol.long_term and total is not None and probs.exact:
                 scale += pol.long_term * influence(know, probs, total, j) / (1.0 - prob[j])
-            found = _lookahead(know, probs, j, total, pol.fifty_penalty, pol.progress, best / scale)
+            found = _lookahead(
+                know, probs, j, total, pol.fifty_penalty, pol.progress, best / scale, pol.second, pol.living
+            )
             if found is not None:
                 (dead if pol.dead_last and found[1] == 1 else scores)[j] = found[0] * scale
     if not scores:  # every scored cell is dead: the best of them
