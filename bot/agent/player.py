@@ -810,7 +810,7 @@ class Player:
             where = self._find_again(previous)
             if where == "same" and problem.moved:
                 self._move_ring_out()
-            if where == "same" and problem.unreadable and problem.image is not None and not not_learned:
+            elif where == "same" and problem.unreadable and problem.image is not None and not not_learned:
                 not_learned, teach = self._learn(problem.image, previous)
             outcome = self._attempt(previous, timing, rule, clicked)
             if not isinstance(outcome, Problem):
