@@ -155,3 +155,31 @@ def test_a_cell_lends_its_strip_only_when_drawn_alike_there():
     fixed = repair(image, geometry)
     a = geometry.cell_rect((1, 0))
     assert (fixed[a.top : a.bottom, a.left : a.right] == clean[a.top : a.bottom, a.left : a.right]).all()
+
+
+def test_a_board_at_a_half_pixel_offset_is_read_pixel_by_pixel():
+    from bot.vision.overdraw import _cell_coords
+
+    ys, xs, size = _cell_coords(Geometry(13.5, 104.5, 56.0, 56.0, 16, 30), (1100, 1800, 3))
+    assert size == 56
+    assert (np.diff(ys.ravel()) == 1).all() and (
+        np.diff(xs.ravel()) == 1
+    ).all()  # none repeated, none skipped
+    assert ys[0, 0] == 105 and xs[0, 0] == 14
+
+
+def test_a_spill_is_found_whichever_side_it_crosses():
+    image, geometry = _grid(3, 3, 24)
+    for cell in [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]:
+        _dither(image, geometry, cell)
+    clean = image.copy()
+    mid = geometry.cell_rect((1, 1))
+    image[mid.top + 8 : mid.top + 14, mid.left + 4 : mid.right + 5] = NAVY  # a bar run on into (1, 2)
+    image[mid.top : mid.bottom, mid.right : mid.right + 2] = BLACK  # the grid line drawn over it
+    fixed = repair(image, geometry)
+    assert fixed is not image
+    right = geometry.cell_rect((1, 2))
+    assert (
+        fixed[right.top : right.bottom, right.left : right.right]
+        == clean[right.top : right.bottom, right.left : right.right]
+    ).all()

@@ -40,6 +40,7 @@ STRIP = 0.3
 BIN = 16
 """Colours are compared in bins of this many levels per channel (and each bin's neighbours)."""
 LEVELS = 256 // BIN
+SHIFT = BIN.bit_length() - 1
 EDGE = 0.125
 """Share of a cell's side next to an edge within which ink running on over it starts (the grid line
 between two cells, at most)."""
@@ -50,6 +51,9 @@ BANDS = 5
 ROUNDING = 0.5
 """Added before rounding a pixel position down: to the nearest pixel (a grid found at x = 1.99 starts
 at pixel 2, and 27 * (1 + 2/27) is 28.999... in floating point)."""
+TIE_DECIMALS = 6
+"""Decimals a pixel position is rounded to before it is rounded to a pixel (floating-point error is far
+below, a real offset far above)."""
 MIN_PITCH = 8
 """Cells smaller than this are not looked at (no glyph can run on into a strip of a pixel or two)."""
 
@@ -59,17 +63,22 @@ def _cell_coords(geometry: Geometry, shape: tuple[int, ...]) -> tuple[np.ndarray
     (a fractional pitch repeats a pixel now and then), and the tile side ``size``."""
     size = max(round(geometry.pitch_x), round(geometry.pitch_y))
     steps = np.arange(size) / size
-    ys = np.floor(geometry.top + (np.arange(geometry.rows)[:, None] + steps) * geometry.pitch_y + ROUNDING)
-    xs = np.floor(geometry.left + (np.arange(geometry.cols)[:, None] + steps) * geometry.pitch_x + ROUNDING)
-    ys = np.clip(ys.astype(np.int64), 0, shape[0] - 1)
-    xs = np.clip(xs.astype(np.int64), 0, shape[1] - 1)
-    return ys, xs, size
+    ys = _nearest_pixel(geometry.top + (np.arange(geometry.rows)[:, None] + steps) * geometry.pitch_y)
+    xs = _nearest_pixel(geometry.left + (np.arange(geometry.cols)[:, None] + steps) * geometry.pitch_x)
+    return np.clip(ys, 0, shape[0] - 1), np.clip(xs, 0, shape[1] - 1), size
+
+
+def _nearest_pixel(positions: np.ndarray) -> np.ndarray:
+    """The pixel nearest each position, a tie rounded up alike everywhere: ``104.5 + k`` computed as
+    ``104.5 + (k/56) * 56`` may come out a hair under, and would then round the other way (a board at a
+    half-pixel offset read with pixels repeated and skipped)."""
+    return np.floor(np.round(positions + ROUNDING, TIE_DECIMALS)).astype(np.int64)
 
 
 def _bins(pixels: np.ndarray) -> np.ndarray:
-    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as int16."""
-    q = (pixels // BIN).astype(np.int16)
-    return (q[..., 0] * LEVELS + q[..., 1]) * LEVELS + q[..., 2]
+    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16."""
+    q = pixels >> SHIFT
+    return (q[..., 0].astype(np.uint16) << 2 * SHIFT) | (q[..., 1].astype(np.uint16) << SHIFT) | q[..., 2]
 
 
 def _neighbours(used: np.ndarray) -> np.ndarray:
@@ -110,6 +119,76 @@ def _presence(flat_ids: np.ndarray, rows: int, cols: int, k: int, edge: int, str
     return out
 
 
+WORD = 64
+"""Colours per bit set word (:func:`_colour_sets`)."""
+
+
+def _colour_sets(
+    flat_bins: np.ndarray, used: np.ndarray, rows: int, cols: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which colours each line of each cell shows, as bit sets (bit ``k % WORD`` of word ``k // WORD``
+    for colour ``used[k]``): ``(W, R, C, S)`` uint64 for every row of every cell (across it), and
+    ``(W, C, R, S)`` for every column (down it)."""
+    size = flat_bins.shape[0] // rows
+    by_row, by_col = [], []
+    for start in range(0, len(used), WORD):
+        chunk = used[start : start + WORD]
+        table = np.zeros(LEVELS**3, np.uint64)
+        table[chunk] = np.left_shift(np.uint64(1), np.arange(len(chunk), dtype=np.uint64))
+        bits = np.take(table, flat_bins)
+        rows_or = np.bitwise_or.reduce(bits.reshape(rows * size, cols, size), axis=2)
+        cols_or = np.bitwise_or.reduce(bits.reshape(rows, size, cols * size), axis=1)
+        by_row.append(rows_or.reshape(rows, size, cols).transpose(0, 2, 1))
+        by_col.append(cols_or.reshape(rows, cols, size).transpose(1, 0, 2))
+    return np.stack(by_row), np.stack(by_col)
+
+
+def _members(words: np.ndarray, k: int) -> np.ndarray:
+    """``(M, k)`` bool: which of ``k`` colours each of ``M`` bit sets ``(W, M)`` holds."""
+    bits = (words[:, :, None] >> np.arange(WORD, dtype=np.uint64)) & np.uint64(1)
+    return bits.astype(bool).transpose(1, 0, 2).reshape(words.shape[1], -1)[:, :k]
+
+
+def _may_run_on(flat_bins: np.ndarray, used: np.ndarray, rows: int, cols: int, edge: int, strip: int) -> bool:
+    """Whether a neighbour's glyph may run on into some cell: a pixel on the line ``edge`` in from one of
+    its sides (a piece :func:`_run_on` keeps starts before that line and goes on past it, so crosses it)
+    in a colour near none the cell shows past its strip, which the neighbour across that side shows in
+    its own strip there and further in (:func:`foreign_from_above`). Cheap (bit sets per line of each
+    cell), and true whenever that finds anything on any of the four sides."""
+    if edge >= strip:
+        return False
+    near = _neighbours(used)
+    for sets in _colour_sets(flat_bins, used, rows, cols):  # (W, N, M, S): cells stacked along N
+        size = sets.shape[-1]
+
+        def span(start: int, stop: int, s: np.ndarray = sets) -> np.ndarray:
+            return np.bitwise_or.reduce(s[..., start:stop], axis=-1)
+
+        sides = (  # (line, deeper) of the cells below, (strip, further in) of the ones above them
+            (
+                sets[:, 1:, :, edge],
+                span(strip, size)[:, 1:],
+                span(size - strip, size)[:, :-1],
+                span(0, size - strip)[:, :-1],
+            ),
+            (
+                sets[:, :-1, :, size - 1 - edge],
+                span(0, size - strip)[:, :-1],
+                span(0, strip)[:, 1:],
+                span(strip, size)[:, 1:],
+            ),
+        )
+        for line, deeper, strip_above, further in sides:
+            candidates = line & ~deeper & strip_above & further
+            hit = np.nonzero(candidates.any(axis=0))
+            if not len(hit[0]):
+                continue
+            widened = (_members(deeper[:, hit[0], hit[1]], len(used)).astype(np.uint8) @ near) > 0
+            if (_members(candidates[:, hit[0], hit[1]], len(used)) & ~widened).any():
+                return True
+    return False
+
+
 @dataclass(frozen=True)
 class Foreign:
     """Cells whose top strip shows a glyph of the cell above, and which of its pixels."""
@@ -138,6 +217,10 @@ def foreign_from_above(ids: np.ndarray, bands: np.ndarray, near: np.ndarray) -> 
         return None
     widened = (deeper[rr, cc].astype(np.uint8) @ near) > 0
     allowed = ~widened & anchored[rr, cc]  # (M, K): colours foreign to each candidate cell
+    crossing = allowed[np.arange(len(rr))[:, None], ids[rr + 1, cc, math.ceil(EDGE * size)]].any(axis=1)
+    rr, cc, allowed = rr[crossing], cc[crossing], allowed[crossing]  # a kept piece crosses that line
+    if not len(rr):
+        return None
     found = allowed[np.arange(len(rr))[:, None, None], ids[rr + 1, cc, :strip]]
     for m, (r, c) in enumerate(zip(rr, cc, strict=True)):
         found[m] = _run_on(found[m], ids[r + 1, c, :strip], ids[r, c])
@@ -233,12 +316,12 @@ def _contiguous(ry: np.ndarray, rx: np.ndarray) -> bool:
 
 
 def _cells_side_by_side(image: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    """``(R*S, C*S, 3)`` every cell's pixels side by side: a copy of the board (taken pixel by pixel when
-    the pitch is fractional)."""
+    """``(R*S, C*S, 3)`` every cell's pixels side by side: a view of the board when its pixels follow on
+    one by one, else a copy taken pixel by pixel (a fractional pitch)."""
     ry, rx = ys.ravel(), xs.ravel()
     if _contiguous(ry, rx):
-        return image[ry[0] : ry[-1] + 1, rx[0] : rx[-1] + 1].copy()
-    return image[ry][:, rx]
+        return image[ry[0] : ry[-1] + 1, rx[0] : rx[-1] + 1]
+    return np.take(image[ry], rx, axis=1)
 
 
 def repair(image: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -252,6 +335,9 @@ def repair(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     board = _cells_side_by_side(image, ys, xs)
     flat_bins = _bins(board)
     used = np.flatnonzero(np.bincount(flat_bins.ravel(), minlength=LEVELS**3))
+    if not _may_run_on(flat_bins, used, rows, cols, edge, strip):
+        return image
+    board = board.copy() if board.base is not None else board
     index = np.zeros(LEVELS**3, np.int32)
     index[used] = np.arange(len(used))
     flat_ids = index[flat_bins]
