@@ -1140,7 +1140,7 @@ class Player:
                 continue
             t0 = self.clock()
             clicked, taken = [], []
-            check_ring = ring_failures < RING_FAILURES
+            check_ring = ring_failures < RING_FAILURES and self._ring_outs <= RING_GAP_STEPS
             for n, move in enumerate(moves):
                 if not self._click_move(move, sight.image, check_ring):
                     LOGGER.info("cell %s no longer looks as read: reading the board again", move.cell)
