@@ -254,23 +254,29 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     return Crop(pixels, cv2.GaussianBlur(pixels, (0, 0), sigma), x0, y0, geometry)
 
 
-def _maps(crop: Crop, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sampling maps putting every cell on ``size`` x ``size`` points at the same sub-pixel places."""
+def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Sampling maps putting every cell on ``size`` x ``size`` points at the same sub-pixel places (less
+    ``inset`` points along each side), one cell per map row (``(N, points)``: a remap then gives every
+    cell's pixels together, with no transposing and within OpenCV's image side limit)."""
     g = crop.geometry
-    u = (np.arange(size) + 0.5) / size
+    u = ((np.arange(size) + 0.5) / size)[inset : size - inset]
+    side = len(u)
     xs = g.left - crop.x0 + (np.arange(g.cols)[:, None] + u[None, :]).ravel() * g.pitch_x - 0.5
     ys = g.top - crop.y0 + (np.arange(g.rows)[:, None] + u[None, :]).ravel() * g.pitch_y - 0.5
-    map_x = np.ascontiguousarray(np.broadcast_to(xs[None, :].astype(np.float32), (len(ys), len(xs))))
-    map_y = np.ascontiguousarray(np.broadcast_to(ys[:, None].astype(np.float32), (len(ys), len(xs))))
+    xs = xs.astype(np.float32).reshape(g.cols, 1, side)
+    ys = ys.astype(np.float32).reshape(g.rows, 1, side, 1)
+    shape = (g.rows, g.cols, side, side)
+    n = g.rows * g.cols
+    map_x = np.broadcast_to(xs[None], shape).reshape(n, side * side)
+    map_y = np.broadcast_to(ys, shape).reshape(n, side * side)
     return map_x, map_y
 
 
 def sample(crop: Crop, size: int) -> np.ndarray:
     """Every cell resampled to ``size`` square: ``(N, size, size, 3)`` float32."""
-    g = crop.geometry
     map_x, map_y = _maps(crop, size)
-    board = cv2.remap(crop.blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return board.reshape(g.rows, size, g.cols, size, 3).transpose(0, 2, 1, 3, 4).reshape(-1, size, size, 3)
+    cells = cv2.remap(crop.blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cells.reshape(-1, size, size, 3)
 
 
 def looks_of(crop: Crop) -> np.ndarray:
@@ -281,13 +287,12 @@ def looks_of(crop: Crop) -> np.ndarray:
 def cut_tiles(crop: Crop) -> tuple[np.ndarray, np.ndarray]:
     """Every cell at ``TILE`` px square, ``(N, TILE, TILE, 3)`` float32, and each cell's texture (its
     interior's mean absolute difference from the blur, at the screen's own resolution)."""
-    g = crop.geometry
-    tiles = np.ascontiguousarray(sample(crop, TILE))
-    detail = cv2.transform(cv2.absdiff(crop.pixels, crop.blurred), np.full((1, 3), 1 / 3, np.float32))
     map_x, map_y = _maps(crop, TILE)
-    inner = cv2.remap(detail, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    texture = inner.reshape(g.rows, TILE, g.cols, TILE)[:, INSET:-INSET, :, INSET:-INSET].mean(axis=(1, 3))
-    return tiles, texture.ravel()
+    tiles = cv2.remap(crop.blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    detail = cv2.transform(cv2.absdiff(crop.pixels, crop.blurred), np.full((1, 3), 1 / 3, np.float32))
+    inside_x, inside_y = _maps(crop, TILE, INSET)  # the interior's sampling points only
+    inner = cv2.remap(detail, inside_x, inside_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return tiles.reshape(-1, TILE, TILE, 3), inner.mean(axis=1)
 
 
 # -- grouping ----------------------------------------------------------------------------------------
@@ -303,22 +308,62 @@ def quantile(values: np.ndarray, q: float) -> float:
 def _few_outliers(diff: np.ndarray) -> np.ndarray:
     """Per look ``(N, P, 3)`` of differences: at most :data:`SAME_OUTLIERS` pooled pixels differ by more
     than :data:`SAME_PEAK` (a stroke one glyph has and another lacks differs in more)."""
-    return (diff.max(axis=2) > SAME_PEAK).sum(axis=1) <= SAME_OUTLIERS
+    peak = np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])  # max over 3: no slow reduce
+    return (peak > SAME_PEAK).sum(axis=1) <= SAME_OUTLIERS
+
+
+def _alike(diff: np.ndarray) -> np.ndarray:
+    """Per look ``(N, P, 3)`` of differences: alike (small mean difference, few outliers)."""
+    return (diff.mean(axis=(1, 2)) <= SAME_MEAN) & _few_outliers(diff)
+
+
+BLOCK = 4
+"""Side, in pooled pixels, of the blocks whose mean colours bound two looks' mean difference from below."""
+BOUND_SLACK = 0.05
+"""Added to :data:`SAME_MEAN` before a lower bound rules a pair out (float rounding is far smaller)."""
+
+
+def _blocks(looks: np.ndarray) -> np.ndarray:
+    """``(N, B)`` each look's mean colour per ``BLOCK`` square block (float64): the mean absolute
+    difference of two looks is at least that of their block means, so far-apart looks are ruled out on
+    these few numbers before the full comparison."""
+    side = int(round(np.sqrt(looks.shape[1])))
+    if side * side != looks.shape[1] or side % BLOCK:
+        return looks.mean(axis=1, dtype=np.float64)  # one block: the mean colour
+    n = side // BLOCK
+    cells = looks.reshape(len(looks), n, BLOCK, n, BLOCK, 3).astype(np.float64)
+    return cells.mean(axis=(2, 4)).reshape(len(looks), -1)
+
+
+def _may_be_alike(blocks: np.ndarray, lead: np.ndarray) -> np.ndarray:
+    """Which looks (their :func:`_blocks`) may be alike to the one of block means ``lead``."""
+    return np.abs(blocks - lead).mean(axis=1) <= SAME_MEAN + BOUND_SLACK
 
 
 def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each look ``(N, P, 3)``: the nearest alike reference ``(K, P, 3)`` (-1 if none) and its mean
-    difference. The nearest is found by one matrix product (squared distances), then checked alone."""
-    if len(refs) == 0:
-        return np.full(len(looks), -1), np.full(len(looks), np.inf)
-    flat_l = looks.reshape(len(looks), -1)
-    flat_r = refs.reshape(len(refs), -1)
-    squared = (flat_r**2).sum(axis=1)[None, :] - 2.0 * (flat_l @ flat_r.T)
-    best = squared.argmin(axis=1)
-    diff = np.abs(looks - refs[best])
-    d = diff.mean(axis=(1, 2))
-    ok = (d <= SAME_MEAN) & _few_outliers(diff)
-    return np.where(ok, best, -1), d
+    """For each look ``(N, P, 3)``: the nearest (least squared difference) alike reference ``(K, P, 3)``
+    (-1 if none) and its mean difference. Pairs are ruled out on mean colours, then on block means
+    (:func:`_blocks`), before the full comparison; no matrix product (a threaded BLAS call costs more
+    than the whole comparison on a busy machine)."""
+    best, mean = np.full(len(looks), -1), np.full(len(looks), np.inf)
+    if len(refs) == 0 or len(looks) == 0:
+        return best, mean
+    colours = np.abs(
+        looks.mean(axis=1, dtype=np.float64)[:, None] - refs.mean(axis=1, dtype=np.float64)[None]
+    )
+    li, ri = np.nonzero(colours.mean(axis=2) <= SAME_MEAN + BOUND_SLACK)
+    blocks_l, blocks_r = _blocks(looks), _blocks(refs)
+    near = np.abs(blocks_l[li] - blocks_r[ri]).mean(axis=1) <= SAME_MEAN + BOUND_SLACK
+    li, ri = li[near], ri[near]
+    diff = np.abs(looks[li] - refs[ri])
+    ok = _alike(diff)
+    li, ri, diff = li[ok], ri[ok], diff[ok]
+    squared = (diff.astype(np.float64) ** 2).sum(axis=(1, 2))
+    order = np.lexsort((squared, li))  # by look, nearest first
+    first = order[np.r_[True, li[order][1:] != li[order][:-1]]] if len(order) else order
+    best[li[first]] = ri[first]
+    mean[li[first]] = diff[first].mean(axis=(1, 2))
+    return best, mean
 
 
 def group_cells(looks: np.ndarray) -> np.ndarray:
@@ -333,14 +378,15 @@ def group_cells(looks: np.ndarray) -> np.ndarray:
     rank = np.empty(len(order), int)
     rank[order] = np.arange(len(order))
     labels = np.full(len(distinct), -1)
+    blocks = _blocks(distinct)
     left = np.arange(len(distinct))
     group = 0
     while len(left):
-        diff = np.abs(distinct[left] - distinct[left[0]])
-        ok = (diff.mean(axis=(1, 2)) <= SAME_MEAN) & _few_outliers(diff)
+        near = left[_may_be_alike(blocks[left], blocks[left[0]])]  # the leader itself first
+        ok = _alike(np.abs(distinct[near] - distinct[left[0]]))
         ok[0] = True
-        labels[left[ok]] = group
-        left = left[~ok]
+        labels[near[ok]] = group
+        left = left[labels[left] < 0]
         group += 1
     return labels[rank[inverse.ravel()]]
 
@@ -594,12 +640,12 @@ def is_mine(ink: np.ndarray, turn: float = MINE_TURN) -> bool:
     return _iou(box, box.T) >= turn or any(turned_overlap(solid, d) >= MINE_STAR for d in (45.0, 60.0, 72.0))
 
 
-def digit_costs(shape: GlyphShape, extra_holes: bool = True, bold: bool = False) -> np.ndarray:
-    """``(8,)`` shape distance of a glyph to each digit 1-8, holes counted: ``HOLE_PENALTY`` for a digit
-    whose holes the glyph cannot have at either ink level (``extra_holes`` False: only for a digit
-    needing more holes than the glyph shows; blur closes gaps into pinholes far more often than it
-    opens a loop; ``bold``: against references at the glyph's own stroke weight)."""
-    distances = digit_distances(shape, bold).copy()
+def holes_counted(shape: GlyphShape, distances: np.ndarray, extra_holes: bool = True) -> np.ndarray:
+    """``(8,)`` a glyph's shape distances to digits 1-8 (:func:`bot.vision.glyphs.digit_distances`), holes
+    counted: ``HOLE_PENALTY`` for a digit whose holes the glyph cannot have at either ink level
+    (``extra_holes`` False: only for a digit needing more holes than the glyph shows; blur closes gaps
+    into pinholes far more often than it opens a loop)."""
+    distances = distances.copy()
     for n, holes in DIGIT_HOLES.items():
         if shape.holes in holes or shape.thin_holes in holes:
             continue
@@ -625,9 +671,10 @@ def shape_of(
     shape = glyph_shape(ink)
     assert shape is not None
     group.glyph = shape
-    group.costs = digit_costs(shape)
-    group.raw_costs = digit_costs(shape, extra_holes=False)
-    group.weighted = np.stack([digit_costs(shape, bold=True), digit_costs(shape, False, bold=True)])
+    plain, bold = digit_distances(shape), digit_distances(shape, bold=True)  # each counted two ways
+    group.costs = holes_counted(shape, plain, True)
+    group.raw_costs = holes_counted(shape, plain, False)
+    group.weighted = np.stack([holes_counted(shape, bold, True), holes_counted(shape, bold, False)])
     best = float(group.costs.min())
     group.digit = int(group.costs.argmin()) + 1
     if group.colours:  # no digit: a flag's cloth and pole, or a mine's body and shine
@@ -1157,8 +1204,10 @@ def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple
             continue  # past the image: nothing to see
         past = looks_of(crop_board(image, strip))
         hits, _ = alike(past, looks)
+        if (hits >= 0).mean() < EDGE_ALIKE:
+            continue
         shown = group_cells(past)[hits >= 0]  # one look alone may be a background like a flat 0
-        if (hits >= 0).mean() >= EDGE_ALIKE and len(np.unique(shown)) >= 2:
+        if len(np.unique(shown)) >= 2:
             return edge, f"is on the board's {side} edge, but the grid goes on past it: the board is cut"
     return None
 
