@@ -493,6 +493,34 @@ def test_a_moved_board_is_followed_by_its_last_look():
     assert player._follow(player._screen_image()[1]) is None
 
 
+def test_a_board_whose_revealed_cells_redraw_their_edges_is_followed():
+    """KMines and GNOME Mines redraw a revealed cell's edges when a neighbour opens: the board is still
+    found by its last look (the middle of each revealed cell never changes)."""
+    from bot.agent.results import MoveTiming
+
+    client = sim("beginner", seed=2, rule="zero")
+    edges = {"on": False}
+
+    def redraw_edges(image, rect, client):
+        board, g = client.game.board, client.geometry
+        for cell in board.cells_where(board.revealed_mask()) if edges["on"] else []:
+            r = g.cell_rect(cell)
+            image[r.top, r.left : r.right] = (0, 0, 255)
+
+    capture = Doctored(client, (0, 0), after=0, paint=redraw_edges)
+    player = Player(capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    client.input.click(*player.geometry.cell_center((4, 4)))
+    sight, _ = player.sight(None, MoveTiming(), FirstClickRule.ZERO)
+    player._view, player._last_seen = player._inner(sight.image), sight.board
+    before, left, top = player._image_geometry, client.geometry.left, client.geometry.top
+    edges["on"] = True
+    client.move_window((37, 21))
+    moved = player._follow(player._screen_image()[1])
+    shift = (client.geometry.left - left, client.geometry.top - top)
+    assert moved is not None and (moved.left - before.left, moved.top - before.top) == shift
+
+
 def test_same_game_compares_every_revealed_cell():
     before = Board.from_text("12.\n...")
     sure = np.ones((2, 3), dtype=bool)
@@ -923,7 +951,9 @@ def test_a_dialog_over_a_won_board_is_a_win_by_logic(monkeypatch, over_the_ring)
         client.new_game()
         player = Player(capture, client.input, PlayOptions(skin="generic"), sleep=lambda s: None)
         searched = []
-        monkeypatch.setattr(player, "_find_again", lambda previous: searched.append(1) or "gone")
+        monkeypatch.setattr(
+            player, "_find_again", lambda previous, searched=searched: searched.append(1) or "gone"
+        )
         result = player.play_game()
         if client.game.status is GameStatus.WON:
             break

@@ -414,8 +414,9 @@ class Player:
         return old.offset(x - ox, y - oy)
 
     def _same_look(self, view: np.ndarray, there: np.ndarray, geometry: Geometry) -> bool:
-        """Whether ``there`` shows the board of ``view`` (``geometry`` in its pixels): every cell revealed
-        in the last reading exactly as it was (they never change), and most pixels the same."""
+        """Whether ``there`` shows the board of ``view`` (``geometry`` in its pixels): the middle half of
+        every cell revealed in the last reading exactly as it was (they never change; KMines and GNOME
+        Mines redraw a revealed cell's edges when a neighbour opens), and most pixels the same."""
         if there.shape != view.shape or not _equal_share(there, view) >= 0.5:
             return False
         board = self._last_seen
@@ -423,7 +424,8 @@ class Player:
             return False
         for cell in board.cells_where(board.revealed_mask()):
             rect = geometry.cell_rect(cell)
-            part = (slice(rect.top, rect.bottom), slice(rect.left, rect.right))
+            dy, dx = rect.height // 4, rect.width // 4
+            part = (slice(rect.top + dy, rect.bottom - dy), slice(rect.left + dx, rect.right - dx))
             if not np.array_equal(view[part], there[part]):
                 return False
         return True
