@@ -27,3 +27,10 @@ class Boxes:
     def take(self, index: np.ndarray) -> Boxes:
         """The boxes at ``index`` (an index array or a boolean mask)."""
         return Boxes(self.x[index], self.y[index], self.w[index], self.h[index])
+
+    def plus(self, other: Boxes) -> Boxes:
+        """These boxes followed by ``other``'s."""
+        return Boxes(*(np.concatenate([a, b]) for a, b in zip(self.columns(), other.columns(), strict=True)))
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.x, self.y, self.w, self.h

@@ -34,6 +34,7 @@ import numpy as np
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
 from bot.vision.boxes import Boxes
+from bot.vision.tiles import tile_faces
 
 LOGGER = logging.getLogger(__name__)
 
@@ -507,7 +508,7 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: Boxes) -> None:
             _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
 
 
-def _fit_crop(gray: np.ndarray, faces: Boxes) -> GridFit | None:
+def _fit_crop(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit | None:
     """:func:`_fit_group` on the part of the screenshot within :data:`CROP_CELLS` cells of the faces,
     widened around the board found while that board reaches the crop's edge (a few faces in one
     corner of a mostly opened board grow a board larger than the faces' surroundings)."""
@@ -518,7 +519,7 @@ def _fit_crop(gray: np.ndarray, faces: Boxes) -> GridFit | None:
         x0, y0 = max(int(box[0] - margin), 0), max(int(box[1] - margin), 0)
         x1, y1 = min(int(box[2] + margin), w), min(int(box[3] + margin), h)
         local = Boxes(faces.x - x0, faces.y - y0, faces.w, faces.h)
-        fit = _fit_group(np.ascontiguousarray(gray[y0:y1, x0:x1]), local)
+        fit = _fit_group(np.ascontiguousarray(gray[y0:y1, x0:x1]), local, placed)
         if fit is None:
             return None
         g = fit.geometry
@@ -539,24 +540,30 @@ def _fit_crop(gray: np.ndarray, faces: Boxes) -> GridFit | None:
     return fit
 
 
-def _fit_group(gray: np.ndarray, faces: Boxes) -> GridFit | None:
-    """A board grown from one group of faces, or None when it is no board."""
+def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit | None:
+    """A board grown from one group of faces, or None when it is no board.
+
+    ``placed``: the faces sit exactly in their cells (repeated tiles, whose phase is where the repeats
+    start), so the lattice through them is kept as it is: a seamless texture has no boundary steps to
+    fold, and the step profile would only pull the lattice off."""
     lattice = _lattice(faces)
     if lattice is None:
         return None
     ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, *lattice)
-    _face_pitch(gray, board, faces)
-    for _ in range(2):
-        board.ax = board.phase(1)
-        board.ay = board.phase(0)
+    if not placed:
+        _face_pitch(gray, board, faces)
+        for _ in range(2):
+            board.ax = board.phase(1)
+            board.ay = board.phase(0)
+            board.ax = board.refine(1)
+            board.ay = board.refine(0)
+    _within_image(board)
+    _grow(board, faces, trim=not placed)
+    if not placed:
+        _face_pitch(gray, board, faces)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
-    _within_image(board)
-    _grow(board, faces)
-    _face_pitch(gray, board, faces)
-    board.ax = board.refine(1)
-    board.ay = board.refine(0)
     ax, ay = board.ax, board.ay
     if ax.count < MIN_SIDE or ay.count < MIN_SIDE:
         return None
@@ -614,18 +621,20 @@ def _strip_ok(board: _Board, kinds: Boxes, axis: int, index: int) -> bool:
     return float(shifted.mean()) >= STRIP_SHARE
 
 
-def _grow(board: _Board, faces: Boxes) -> None:
-    """Add rows and columns while they show the board's structure; trim outer ones that do not."""
+def _grow(board: _Board, faces: Boxes, trim: bool = True) -> None:
+    """Add rows and columns while they show the board's structure; trim outer ones that do not (unless
+    ``trim`` is False: the faces are cells for sure, so the board spans them all)."""
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
     for axis in (0, 1):
         changed = True
         while changed:
             changed = False
             a = board.ay if axis == 0 else board.ax
-            if a.count > MIN_SIDE and not _strip_ok(board, faces, axis, 0):
+            trimmable = trim and a.count > MIN_SIDE
+            if trimmable and not _strip_ok(board, faces, axis, 0):
                 _set(board, axis, replace(a, start=a.start + a.pitch, count=a.count - 1))
                 changed = True
-            elif a.count > MIN_SIDE and not _strip_ok(board, faces, axis, a.count - 1):
+            elif trimmable and not _strip_ok(board, faces, axis, a.count - 1):
                 _set(board, axis, replace(a, count=a.count - 1))
                 changed = True
             elif before := _reach(board, faces, axis, True):
@@ -692,29 +701,82 @@ def _inset(gray: np.ndarray, ax: _Axis, ay: _Axis) -> tuple[int, int, int, int]:
 
 
 def find_grids(image: np.ndarray) -> list[GridFit]:
-    """Every board-like grid on a BGR (or grey) screenshot, best first (most cells showing structure)."""
+    """Every board-like grid on a BGR (or grey) screenshot, best first (most cells showing structure).
+
+    Covered cells painted with a texture have no flat faces: when cells repeating one picture
+    (:func:`bot.vision.tiles.tile_faces`) lie outside the boards found, they are linked as faces of
+    their own, and a board they make joins the board it continues. Beside a board found, only its
+    surroundings (:data:`CROP_CELLS` cells) are looked at, at its pitch."""
     gray = grey(image)
-    faces = find_faces(gray)
-    groups = face_groups(faces)
-    if not groups:
-        return []
+    fits = _fits(gray, find_faces(gray))
+    if not fits:
+        tiles = tile_faces(gray)
+    else:  # tiles beside the board, at its lattice (cheap); if any, their own phase, around them
+        g = fits[0].geometry
+        r, mx, my = g.region(), CROP_CELLS * g.pitch_x, CROP_CELLS * g.pitch_y
+        x0, y0 = max(int(r.left - mx), 0), max(int(r.top - my), 0)
+        near = np.ascontiguousarray(gray[y0 : int(r.bottom + my), x0 : int(r.right + mx)])
+        pitch = (g.pitch_x, g.pitch_y)
+        tiles = tile_faces(near, pitch, (g.left - x0, g.top - y0))
+        if _outside(tiles, fits, (x0, y0)).sum() < MIN_GROUP:
+            return fits
+        if _at_edge(tiles, near.shape):  # the tiles go on beyond: look everywhere
+            x0 = y0 = 0
+            near = gray
+        tiles = tile_faces(near, pitch)
+        tiles = Boxes(tiles.x + x0, tiles.y + y0, tiles.w, tiles.h)
+    outside = _outside(tiles, fits, (0, 0))
+    if outside.sum() >= MIN_GROUP:
+        for fit in _fits(gray, tiles, placed=True):
+            _add_fit(fits, fit, gray.shape)
+        fits.sort(key=lambda f: f.score * f.cells, reverse=True)
+    return fits
+
+
+def _outside(faces: Boxes, fits: list[GridFit], offset: tuple[float, float]) -> np.ndarray:
+    """Which faces (at ``offset`` in the screenshot) lie outside every board found."""
+    regions = [f.geometry.region() for f in fits]
+    centres = zip(faces.cx + offset[0], faces.cy + offset[1], strict=True)
+    return np.array([not any(r.contains(x, y) for r in regions) for x, y in centres], bool)
+
+
+def _at_edge(faces: Boxes, shape: tuple[int, ...]) -> bool:
+    """Whether any face lies within its own size of the image's edge."""
+    h, w = shape[:2]
+    return bool(
+        (
+            (faces.x < faces.w)
+            | (faces.y < faces.h)
+            | (faces.x + 2 * faces.w > w)
+            | (faces.y + 2 * faces.h > h)
+        ).any()
+    )
+
+
+def _fits(gray: np.ndarray, faces: Boxes, placed: bool = False) -> list[GridFit]:
+    """The boards grown from each group of linked faces, best first (``placed``: see :func:`_fit_group`)."""
     fits: list[GridFit] = []
-    for group in groups:
+    for group in face_groups(faces):
         cx, cy = float(np.median(faces.cx[group])), float(np.median(faces.cy[group]))
         if any(f.geometry.region().contains(cx, cy) for f in fits):
             continue  # faces of a board already found (opened cells of another size)
-        fit = _fit_crop(gray, faces.take(group))
-        if fit is None:
-            continue
-        overlapping = [i for i, f in enumerate(fits) if _overlap(fit.geometry, f.geometry)]
-        if len(overlapping) == 1 and _same_lattice(fits[overlapping[0]].geometry, fit.geometry):
-            union = _union(fits[overlapping[0]], fit)  # two parts of one board
-            h, w = gray.shape
-            fits[overlapping[0]] = replace(union, geometry=_within(union.geometry, w, h))
-        elif not overlapping:
-            fits.append(fit)
+        fit = _fit_crop(gray, faces.take(group), placed)
+        if fit is not None:
+            _add_fit(fits, fit, gray.shape)
     fits.sort(key=lambda f: f.score * f.cells, reverse=True)
     return fits
+
+
+def _add_fit(fits: list[GridFit], fit: GridFit, shape: tuple[int, ...]) -> None:
+    """Add a board to ``fits``: joined with the one board it overlaps on the same lattice (two parts of
+    one board), dropped when it overlaps others, else added."""
+    overlapping = [i for i, f in enumerate(fits) if _overlap(fit.geometry, f.geometry)]
+    if len(overlapping) == 1 and _same_lattice(fits[overlapping[0]].geometry, fit.geometry):
+        union = _union(fits[overlapping[0]], fit)
+        h, w = shape[:2]
+        fits[overlapping[0]] = replace(union, geometry=_within(union.geometry, w, h))
+    elif not overlapping:
+        fits.append(fit)
 
 
 def _same_lattice(a: Geometry, b: Geometry) -> bool:
@@ -731,7 +793,10 @@ def _same_lattice(a: Geometry, b: Geometry) -> bool:
 
 
 def _union(a: GridFit, b: GridFit) -> GridFit:
-    """One board spanning two grids on one lattice (two face groups of a board found apart)."""
+    """One board spanning two grids on one lattice (two face groups of a board found apart), placed as
+    the larger of the two is (the more cells, the surer its phase)."""
+    if b.cells > a.cells:
+        a, b = b, a
     ga, gb = a.geometry, b.geometry
     cols_before = max(0, round((ga.left - gb.left) / ga.pitch_x))
     rows_before = max(0, round((ga.top - gb.top) / ga.pitch_y))
