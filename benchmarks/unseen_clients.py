@@ -160,6 +160,7 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
         game = subprocess.Popen(
             [*(["dbus-run-session"] if client.bus else []), client.program, *client.args],
             env=env,
+            cwd=config,  # a client's own files (minegauler's runtime.log) stay out of the repository
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
