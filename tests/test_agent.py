@@ -1047,13 +1047,30 @@ def test_the_last_safe_cells_opened_by_an_area_win_though_not_all_were_clicked(m
     board = Board.from_text("\n".join(["1110" + "0" * 5, "..." + "0" * 6] + ["0" * 9] * 7), mines=1)
     first, second = (Move(Action.OPEN, (1, c), 0.0, "proven", ((1, c),)) for c in (0, 1))
     player._last_clicks = LastClicks(board, image, (first,), True, (first, second))
+    geometry = player._region_geometry()
+    after = paint_cells(image, geometry, [(1, 0)], 30)  # the clicked cell opened
     shown = board.cells.copy()
     for value, expected in [(Cell.ONE, "won"), (Cell.COVERED, None)]:
         shown[1, 1] = value
-        reading = sure_reading(player._region_geometry(), shown)
+        reading = sure_reading(geometry, shown)
         monkeypatch.setattr(player, "_classified", lambda image, reading=reading: (reading, None))
-        sight = player._judged_by_logic(image)
+        assert player._judged_by_logic(image) is None  # the clicked cell did not change: not taken
+        sight = player._judged_by_logic(after)
         assert (sight and sight.status.value) == expected
+    # the cell not clicked lies under a window the client opened at the end (revealed cells changed)
+    dialog = paint_cells(after, geometry, [(r, c) for r in range(0, 4) for c in range(1, 5)], 100)
+    assert player._judged_by_logic(dialog).status is GameStatus.WON
+    painted = paint_cells(after, geometry, [(1, 1), (1, 2)], 100)  # only covered cells changed: no window
+    assert player._judged_by_logic(painted) is None
+
+
+def paint_cells(image: np.ndarray, geometry, cells, level: int) -> np.ndarray:
+    """A copy of ``image`` with each of ``cells`` painted one grey ``level``."""
+    out = image.copy()
+    for cell in cells:
+        r = geometry.cell_rect(cell)
+        out[r.top : r.bottom, r.left : r.right] = level
+    return out
 
 
 @pytest.mark.parametrize("scale", [1.0, 1.25])

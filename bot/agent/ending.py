@@ -125,6 +125,14 @@ def occluded(moved: np.ndarray) -> np.ndarray:
     return hidden
 
 
+def hidden_by_a_window(board: Board, before: np.ndarray, after: np.ndarray, same: float) -> np.ndarray:
+    """The cells a window drawn over the board since ``before`` may hide (:func:`occluded`): revealed or
+    flagged cells whose middles (:func:`centres`) changed by more than ``same`` (RMS), which never
+    change by themselves, and the cells around them."""
+    moved = block_distances(centres(before), centres(after)) > same
+    return occluded(moved & ~(board.cells == Cell.COVERED))
+
+
 def centres(blocks: np.ndarray) -> np.ndarray:
     """The middle half of each cell block: what a cell's own state draws (a client may draw an edge
     or shadow on a cell for its neighbours' sake, as KMines does beside shown mines)."""

@@ -28,7 +28,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bot.agent.checks import check_progress, flag_the_rest, same_game, unexplained_change, unsettled_zero
-from bot.agent.ending import block_distances, judge_end, lost_by_guess, won_by_opening
+from bot.agent.ending import (
+    block_distances,
+    hidden_by_a_window,
+    judge_end,
+    lost_by_guess,
+    opened_by,
+    won_by_opening,
+)
 from bot.agent.firstclick import FirstClickLog
 from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
@@ -622,26 +629,41 @@ class Player:
                 return Sight(won, GameStatus.WON, image, "logic (the last safe cells were opened)")
             return None
         return (
-            self._won_by_the_batch(image, last)
+            self._won_by_the_batch(image, last, blocks)
             if not guessed
             else self._lost_or_won_by_guess(image, last, blocks)
         )
 
-    def _won_by_the_batch(self, image: np.ndarray, last: LastClicks) -> Sight | None:
+    def _won_by_the_batch(
+        self, image: np.ndarray, last: LastClicks, blocks: tuple[np.ndarray, np.ndarray]
+    ) -> Sight | None:
         """Won when the proven-safe cells decided on together were the last safe cells, though only some
-        were clicked (an area an earlier click opened took the others): each cell not clicked now reads
-        surely as a revealed number, so it was opened."""
+        were clicked (an area an earlier click opened took the others): each cell clicked looks changed,
+        and each cell not clicked now reads surely as a revealed number, so it was opened, or lies under
+        the window the client opened over the board as the game ended (:func:`hidden_by_a_window`: the
+        batch stopped because that cell changed, and revealed cells changed around it)."""
+        from bot.vision.taught import MAX_DISTANCE
+
         won = won_by_opening(last.board, last.planned)
         sent = {move.cell for move in last.moves}
         rest = [move.cell for move in last.planned if move.cell not in sent]
-        seen = None if won is None or not rest else self._classified(image)
-        if seen is None:
+        if won is None or not rest:
             return None
-        cells, _ = seen
-        unsure = cells.uncertain_mask()
-        if all(not unsure[cell] and Cell(int(cells.states[cell])).is_number() for cell in rest):
-            return Sight(won, GameStatus.WON, image, "logic (the last safe cells were opened)")
-        return None
+        changed = block_distances(*blocks) > MAX_DISTANCE
+        if not all(changed[cell] for cell in opened_by(last.moves) or ()):
+            return None
+        hidden = hidden_by_a_window(last.board, *blocks, MAX_DISTANCE)
+        seen = self._classified(image) if not all(hidden[cell] for cell in rest) else None
+        for cell in rest:
+            if hidden[cell]:
+                continue
+            if (
+                seen is None
+                or seen[0].uncertain_mask()[cell]
+                or not Cell(int(seen[0].states[cell])).is_number()
+            ):
+                return None
+        return Sight(won, GameStatus.WON, image, "logic (the last safe cells were opened)")
 
     def _lost_or_won_by_guess(
         self, image: np.ndarray, last: LastClicks, blocks: tuple[np.ndarray, np.ndarray]
