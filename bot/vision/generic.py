@@ -1016,6 +1016,14 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
     return i, "reads 0 next to a covered cell"
 
 
+def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
+    """The first cell (flat index) of a reading no game shows, and why: every cell 0 (a board with no
+    mine: a misread, whatever read it) or a count no position allows (:func:`logic_problem`)."""
+    if (cells == Cell.ZERO).all():
+        return 0, "reads 0 like every other cell, a board with no mine"
+    return logic_problem(cells)
+
+
 def _sure_digit(g: Group) -> int | None:
     """The digit a glyph group's shape alone names (every counting agrees, no other within the margin)."""
     assert g.costs is not None and g.raw_costs is not None and g.weighted is not None
@@ -1165,12 +1173,10 @@ def _whole_reading(
     for g, s in zip(groups, states, strict=True):
         board[g.members] = int(s)  # type: ignore[arg-type]
     board = board.reshape(rows, cols)
-    if (board == Cell.ZERO).all():  # a board with no mine: no game shows one
-        return list(groups[0].members), "reads 0 like every other cell, a board with no mine"
     if claimed and not ((board == Cell.EXPLODED).any() and shows_every_mine(board)):
         g = groups[claimed[0]]
         return list(g.members), f"cannot be named: {g.why}, and the board does not show it is a mine"
-    found = logic_problem(board)
+    found = no_game_shows(board)
     if found is not None:
         return [found[0]], found[1]
     unsatisfiable = frontier_problem(board)
@@ -1287,4 +1293,12 @@ def read_board_cells(image: np.ndarray, geometry: Geometry, mines: int | None = 
     return read_cells(image, geometry).board(mines)
 
 
-__all__ = ["GENERIC", "GenericModel", "read_cells", "read_board_cells", "logic_problem", "cut_tiles"]
+__all__ = [
+    "GENERIC",
+    "GenericModel",
+    "read_cells",
+    "read_board_cells",
+    "logic_problem",
+    "no_game_shows",
+    "cut_tiles",
+]

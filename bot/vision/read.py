@@ -21,13 +21,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Board, Cell
+from bot.board import Board
 from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
-from bot.vision.generic import GENERIC, GenericModel, logic_problem, read_cells
+from bot.vision.generic import GENERIC, GenericModel, logic_problem, no_game_shows, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board, one_screen
 from bot.vision.status import FaceMatch, find_face, status_from_board
 from bot.vision.taught import TaughtSkin
@@ -355,9 +355,7 @@ def _not_exact(image: np.ndarray, location: Location) -> tuple[str, bool] | None
         more = len(cells.uncertain()) - 1
         tail = f" ({more} more uncertain cell(s))" if more else ""
         return f"skin {name!r}: {cells.describe(worst)}{tail}", False
-    if (cells.states == Cell.ZERO).all():
-        return f"skin {name!r}: every cell reads 0, a board with no mine (no game shows that: a misread)", False
-    problem = logic_problem(cells.states)
+    problem = no_game_shows(cells.states)
     if problem is not None:
         cell = divmod(problem[0], cells.states.shape[1])
         return f"skin {name!r}: cell {cell} {problem[1]} (no game shows that: a misread)", False
