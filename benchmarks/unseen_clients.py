@@ -2,7 +2,7 @@
 the default ``--skin auto``, no calibration, no options fitted to the client.
 
 A generalisation check, not a target: the clients here (GNOME Mines in its three themes, Simon
-Tatham's Mines, KMines in two themes and two window sizes, minegauler in five themes and two button
+Tatham's Mines, KMines in four themes and two window sizes, minegauler in five themes and two button
 sizes) are named nowhere else in the repository,
 and nothing in ``bot/`` knows them. Each game gets a fresh client on a private Xvfb screen (so no
 new-game handling is needed); the bot plays
@@ -136,6 +136,8 @@ CLIENTS: dict[str, Unseen] = {
         _kmines("default", (1200, 800)),
         _kmines("default", None),
         _kmines("classic", (1200, 800)),
+        _kmines("green", (1200, 800)),
+        _kmines("graveyard-mayhem", (1200, 800)),
         *(_minegauler(theme, button) for theme in MINEGAULER_THEMES for button in (16, 24)),
     )
 }
