@@ -362,9 +362,9 @@ def bold_masks() -> list[tuple[int, np.ndarray]]:
 
 @lru_cache(maxsize=10)
 def references(bold: bool = False, cut: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(digits (R,), boxes (R, H*W), log aspects (R,), log weights (R,))`` of every reference shape
-    (``bold``: the weight-matched set, :func:`bold_masks`; ``cut``: each cut on that side to every
-    share of ``CUT_SHARES``), built once."""
+    """``(digits (R,), boxes (R, H*W), log aspects (R,), log weights (R,))`` of every reference shape,
+    digit by digit (1s first) (``bold``: the weight-matched set, :func:`bold_masks`; ``cut``: each cut
+    on that side to every share of ``CUT_SHARES``), built once."""
     masks = (
         bold_masks()
         if bold
@@ -380,11 +380,12 @@ def references(bold: bool = False, cut: str = "") -> tuple[np.ndarray, np.ndarra
         boxes.append(shape.box.ravel())
         aspects.append(np.log(shape.aspect))
         weights.append(np.log(shape.weight))
+    order = np.argsort(digits, kind="stable")  # each digit's references together (:func:`_distances`)
     return (
-        np.array(digits),
-        np.array(boxes, np.float32),
-        np.array(aspects, np.float32),
-        np.array(weights, np.float32),
+        np.array(digits)[order],
+        np.array(boxes, np.float32)[order],
+        np.array(aspects, np.float32)[order],
+        np.array(weights, np.float32)[order],
     )
 
 
@@ -414,4 +415,4 @@ def _distances(
     if bold:
         heavier = np.abs(weights - np.log(max(shape.weight, 1e-3))) - np.log(WEIGHT_SPREAD)
         total = total + WEIGHT_COST * np.maximum(heavier, 0.0)
-    return np.array([total[digits == n].min() for n in range(1, 9)])
+    return np.minimum.reduceat(total, np.searchsorted(digits, np.arange(1, 9)))
