@@ -81,3 +81,14 @@ def test_a_row_of_repeated_icons_is_no_board():
         image[40:60, 20 + 20 * k : 40 + 20 * k] = TILE
     with pytest.raises(BoardNotFoundError):
         find_grid(image)
+
+
+def test_a_fresh_board_of_one_picture_reads_all_covered():
+    # One look in every cell is a fresh board, whatever the picture resembles: no other position shows one
+    # state everywhere (this seamless grass has no frame; a symmetric picture had been read as 480 mines).
+    from bot.board import Cell
+    from bot.vision.generic import read_cells
+
+    image, _ = screenshot(FRESH, TEXTURED)
+    reading = read_cells(image, find_grid(image).geometry)
+    assert (reading.states == Cell.COVERED).all()

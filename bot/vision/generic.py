@@ -100,6 +100,9 @@ KIND_FRAME = 0.5
 KIND_RAMP = 10.0
 """... and whose shading across the tile differs at most this much (:func:`ramp_slope`, luma 0-255):
 a glossy tile shaded top to bottom is not of a flat tile's kind, however alike their colour and frame."""
+FLAT_RESIDUAL = 8.0
+"""A cell whose interior is at most this far (98th percentile, 0-255) from its best colour ramp is one flat
+colour (noise and dithering are blurred out): a board of such cells and no frames is a flat area."""
 FRAME_COLOUR = 24.0
 """Colour difference (0-255, most different channel) above which two tiles' frame pixels differ."""
 FRAME_MATCH = 1.0
@@ -1253,12 +1256,22 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             cols,
             f"is one look like every other cell of a {rows}x{cols} grid: too small to tell from a toolbar",
         )
-    if labels.max() == 0 and not framed(tiles.mean(axis=0)):
+    one = tiles.mean(axis=0)
+    if (
+        labels.max() == 0
+        and not framed(one)
+        and _ramp_residual(one[INSET:-INSET, INSET:-INSET]) <= FLAT_RESIDUAL
+    ):
         raise _refuse(
             list(range(rows * cols)),
             cols,
             "is one flat colour like every other cell, no grid line, gap or bevel between them: no board",
         )
+    if labels.max() == 0:  # no position but a fresh board shows one state in every cell
+        states[:] = int(Cell.COVERED)  # whatever its picture resembles (a symmetric butterfly, a tuft)
+        if model is not None:
+            model.remember(looks.mean(axis=0)[None], [Cell.COVERED])
+        return _result(geometry, states, "generic")
     groups = [
         Group(members, tiles[members].mean(axis=0))
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
