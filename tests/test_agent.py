@@ -1088,7 +1088,9 @@ def test_a_fresh_board_that_did_not_move_is_followed_where_it_is(scale, monkeypa
     before = player._image_geometry
     spot = player_module.find_look(player._screen_image()[1], player._view)
     off = round(before.pitch_x), round(before.pitch_y)
-    monkeypatch.setattr(player_module, "find_look", lambda image, view: (spot[0] - off[0], spot[1] - off[1]))
+    monkeypatch.setattr(
+        player_module, "find_look", lambda image, view, *_: (spot[0] - off[0], spot[1] - off[1])
+    )
     followed = player._follow(player._screen_image()[1])
     assert (followed.left, followed.top) == (before.left, before.top)
 
@@ -1114,3 +1116,23 @@ def test_a_ring_the_board_draws_into_is_taken_further_out_once():
     result = player.play_game()
     assert result.status in ("won", "lost") and result.error is None and all_clicks_on_board_or_face(client)
     assert player._ring_outs == 1 and len(searches) <= 1
+
+
+def test_a_fresh_board_that_moved_is_found_to_the_pixel_not_a_cell_off():
+    """A fresh board is one look repeated: the rough search on shrunk images landed a cell off (12 of
+    20 places of a 30 px board; a moved JSMinesweeper window was followed 30 px off). Placed to the
+    pixel within a cell of the rough spot, it is found where it is."""
+    from bot.agent.follow import find_look
+    from bot.render import render_screen
+
+    image, g = render_screen(
+        Board(np.full((16, 30), int(Cell.COVERED), np.int8), 99), "classic", 1.875, seed=1
+    )
+    r = g.region()
+    view = image[r.top : r.bottom, r.left : r.right].copy()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        screen = np.full((view.shape[0] + 300, view.shape[1] + 400, 3), 190, np.uint8)
+        x, y = int(rng.integers(0, 400)), int(rng.integers(0, 300))
+        screen[y : y + view.shape[0], x : x + view.shape[1]] = view
+        assert find_look(screen, view, (g.pitch_x, g.pitch_y)) == (x, y)

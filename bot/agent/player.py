@@ -401,7 +401,7 @@ class Player:
         cell never changes, no cell opens unexplained).
         """
         view, old = self._view, self._image_geometry
-        spot = None if view is None or old is None else find_look(image, view)
+        spot = None if view is None or old is None else find_look(image, view, (old.pitch_x, old.pitch_y))
         if spot is None:
             return None
         x, y = spot
