@@ -266,10 +266,10 @@ def stroke_weight(solid: np.ndarray) -> float:
     return 2.0 * float(solid.sum()) / max(outline, 1.0) / max(len(solid), 1)
 
 
-def glyph_shape(ink: np.ndarray, in_cell: bool = True) -> GlyphShape | None:
+def glyph_shape(ink: np.ndarray, in_cell: bool = True, holes: bool = True) -> GlyphShape | None:
     """The comparable shape of an ink mask (0-1 or 0-255); ``None`` when there is no ink. ``in_cell``:
     the mask is a cell's (its frame lines are left out, the sides it runs into noted), not a reference
-    drawn to its own bounding box."""
+    drawn to its own bounding box; ``holes``: count its holes (a reference's are never compared: 0)."""
     ink = ink.astype(np.float32)
     if ink.max() > 1.0:
         ink = ink / 255.0
@@ -288,8 +288,8 @@ def glyph_shape(ink: np.ndarray, in_cell: bool = True) -> GlyphShape | None:
     return GlyphShape(
         blurred,
         (right - left) / max(bottom - top, 1),
-        count_holes(cut >= MIN_INK),
-        count_holes(cut >= THIN_INK),
+        count_holes(cut >= MIN_INK) if holes else 0,
+        count_holes(cut >= THIN_INK) if holes else 0,
         stroke_weight(cut >= MIN_INK),
         side,
     )
@@ -354,7 +354,7 @@ def bold_masks() -> list[tuple[int, np.ndarray]]:
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pen, pen))
             for n in range(1, 9):
                 mask = cv2.dilate(reference_mask(n, font, weight), kernel)
-                shape = glyph_shape(mask, in_cell=False)
+                shape = glyph_shape(mask, in_cell=False, holes=False)
                 if shape is not None and shape.weight <= BOLDEST:
                     masks.append((n, mask))
     return masks
@@ -374,7 +374,7 @@ def references(bold: bool = False, cut: str = "") -> tuple[np.ndarray, np.ndarra
         masks = [(n, cut_mask(mask, cut, share)) for n, mask in masks for share in CUT_SHARES]
     digits, boxes, aspects, weights = [], [], [], []
     for n, mask in masks:
-        shape = glyph_shape(mask, in_cell=False)
+        shape = glyph_shape(mask, in_cell=False, holes=False)
         assert shape is not None
         digits.append(n)
         boxes.append(shape.box.ravel())
