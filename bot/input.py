@@ -293,7 +293,22 @@ class PyAutoGuiInput(InputBackend):
 
     def _move(self, x: int, y: int) -> None:
         with self._sending(f"move to ({x}, {y})"):
-            self._gui.moveTo(x, y)
+            if not self.holds_screen:
+                self._gui.moveTo(x, y)
+                return
+            # pyautogui's moveTo waits for the X server four times (its position, the fail-safe before
+            # and after, a sync); here the fail-safe's query also says whether the pointer is there
+            # already (the last click parked it there): one round trip, two when it must move.
+            where = _pointer(self._x11)
+            if (x, y) not in self._corners() and where in self._corners():
+                raise self._gui.FailSafeException("the pointer is in a screen corner")
+            if where != (x, y):
+                self._x11.fake_input(self._x11._display, self._x11.X.MotionNotify, x=x, y=y)
+                self._x11._display.sync()
+
+    def _corners(self) -> list[tuple[int, int]]:
+        """Where a pointer stops the bot (pyautogui's fail-safe points, none when it is off)."""
+        return [tuple(point) for point in self._gui.FAILSAFE_POINTS] if self._gui.FAILSAFE else []
 
     def _click(self, x: int, y: int, button: str) -> None:
         with self._sending(f"{button}-click at ({x}, {y})"):
@@ -339,8 +354,10 @@ class PyAutoGuiInput(InputBackend):
         else:
             buttons = ["middle"] if self.chord_style == "middle" else ["left", "right"]
         with self._sending(f"{action} at ({x}, {y}) with the screen held"):
-            self._gui.failSafeCheck()
-            return _held_click(self._x11, x, y, buttons, expect, park)
+            try:
+                return _held_click(self._x11, x, y, buttons, expect, park, self._corners())
+            except _PointerInCorner as exc:
+                raise self._gui.FailSafeException(str(exc)) from exc
 
 
 X11_BUTTONS = {"left": 1, "middle": 2, "right": 3}
@@ -354,10 +371,52 @@ def _x11_module(gui: Any) -> Any:
     return module
 
 
+class _PointerInCorner(Exception):
+    """The pointer was found in a fail-safe corner before a held click (nothing was sent)."""
+
+
+def _ask_pixels(x11: Any, region: Region) -> Any:
+    """Ask for ``region`` of the root window, not waiting for the answer (``.reply()`` waits)."""
+    from Xlib.protocol import request
+
+    root = x11._display.screen().root
+    return request.GetImage(
+        display=root.display,
+        defer=1,
+        format=x11.X.ZPixmap,
+        drawable=root.id,
+        x=region.left,
+        y=region.top,
+        width=region.width,
+        height=region.height,
+        plane_mask=0xFFFFFFFF,
+    )
+
+
+def _ask_pointer(x11: Any) -> Any:
+    """Ask where the pointer is, not waiting for the answer (``.reply()`` waits)."""
+    from Xlib.protocol import request
+
+    root = x11._display.screen().root
+    return request.QueryPointer(display=root.display, defer=1, window=root.id)
+
+
+def _pointer(x11: Any) -> tuple[int, int]:
+    """Where the pointer is on the screen (one round trip)."""
+    asked = _ask_pointer(x11)
+    asked.reply()
+    return int(asked.root_x), int(asked.root_y)
+
+
 def _x11_pixels(x11: Any, region: Region) -> np.ndarray | None:
     """``region`` of the root window as BGR pixels, or None when the server's format is not 32 bpp."""
-    root = x11._display.screen().root
-    raw = root.get_image(region.left, region.top, region.width, region.height, x11.X.ZPixmap, 0xFFFFFFFF)
+    asked = _ask_pixels(x11, region)
+    asked.reply()
+    return _bgr(asked, region)
+
+
+def _bgr(raw: Any, region: Region) -> np.ndarray | None:
+    """The BGR pixels of an answered :func:`_ask_pixels`, or None when the format is not 32 bpp."""
     data = raw.data
     if isinstance(data, str):  # python3-xlib hands back pixel bytes that happen to be UTF-8 as text
         data = data.encode("utf-8")
@@ -368,21 +427,37 @@ def _x11_pixels(x11: Any, region: Region) -> np.ndarray | None:
 
 
 def _held_click(
-    x11: Any, x: int, y: int, buttons: list[str], expect: Sequence[Expect], park: tuple[int, int] | None
+    x11: Any,
+    x: int,
+    y: int,
+    buttons: list[str],
+    expect: Sequence[Expect],
+    park: tuple[int, int] | None,
+    corners: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """Grab the X server, check every expected region, send the click through XTest, let go.
 
     While the server is grabbed no other client's request is carried out, so no window can move
     between the check and the click; the click's events are routed when they are sent, to the window
     under (x, y) at that moment. Pixels are read through the same connection (another one would wait
-    for the grab to end).
+    for the grab to end). The pointer (for the fail-safe) and every region are asked for at once and
+    the answers awaited together: one round trip to the server, however many regions.
+
+    Raises:
+        _PointerInCorner: the pointer is in one of ``corners`` (nothing was sent).
     """
     display, X, fake = x11._display, x11.X, x11.fake_input
     with _interrupts_deferred():
         display.grab_server()
         try:
-            for e in expect:
-                pixels = _x11_pixels(x11, e.region)
+            pointer = _ask_pointer(x11)
+            asked = [_ask_pixels(x11, e.region) for e in expect]
+            pointer.reply()
+            if (pointer.root_x, pointer.root_y) in corners:
+                raise _PointerInCorner(f"the pointer is at ({pointer.root_x}, {pointer.root_y})")
+            for e, answer in zip(expect, asked, strict=True):
+                answer.reply()
+                pixels = _bgr(answer, e.region)
                 if pixels is None or not _shows(pixels, e):
                     return False
             fake(display, X.MotionNotify, x=x, y=y)
