@@ -271,51 +271,59 @@ def _living_blend(
     is blended over every cell.
     """
     cells, known, nbrs = know.cells, know.known, know.nbrs
-    joint_col = {x: c for c, g in enumerate(groups) for x in g}
     shift = len(groups)
     off_col = prob.shape[1] - 1 if off else -1
-    sizes = np.concatenate([[len(g) for g in groups], rest.sizes, [len(off)] if off else []])
-    plain = blend(prob, sizes, second)
-    out = plain.copy()
+    joint_col = {x: c for c, g in enumerate(groups) for x in g}
+    rest_col = rest.column
+    order = np.argsort(prob, axis=1, kind="stable").tolist()
+    rows = prob.tolist()
+    live = ((prob > 0.0) & (prob < 1.0)).tolist()
+    # cell -> columns of its unknown neighbours but j (-1: in no column, so living), found when first needed;
+    # a cell is living in a row when one of those columns is neither 0 nor 1 there
+    around: dict[int, list[int]] = {}
 
-    def column(k: int) -> int:
-        if k in joint_col:
-            return joint_col[k]
-        if k in rest.column:
-            return shift + rest.column[k]
-        return off_col
+    def columns(x: int) -> list[int]:
+        cs = []
+        for k in nbrs[x]:
+            if k != j and cells[k] == COVERED and k not in known:
+                c = joint_col.get(k)
+                if c is None:
+                    c = rest_col.get(k)
+                    c = off_col if c is None else shift + c
+                cs.append(c)
+        around[x] = cs
+        return cs
 
-    for i, row in enumerate(prob):
+    out = np.empty(len(rows))
+    plain: list[int] = []  # rows with no living cell below 1: the plain blend, computed for them alone
+    for i, row in enumerate(rows):
+        lv = live[i]
         found: list[float] = []
-        for c in np.argsort(row, kind="stable"):
-            p = float(row[c])
-            if p >= 1.0 or len(found) >= 2:
+        for c in order[i]:
+            p = row[c]
+            if p >= 1.0:
                 break
             if c == off_col:
                 found += [p] * min(len(off), 2 - len(found))
-                continue
-            for x in groups[c] if c < shift else rest.cells[c - shift]:
-                if len(found) < 2 and _alive(x, row, j, cells, known, nbrs, column):
-                    found.append(p)
+            else:
+                for x in groups[c] if c < shift else rest.cells[c - shift]:
+                    cs = around.get(x)
+                    if cs is None:
+                        cs = columns(x)
+                    for k in cs:
+                        if k < 0 or lv[k]:
+                            found.append(p)
+                            break
+                    if len(found) >= 2:
+                        break
+            if len(found) >= 2:
+                break
         if found:
             first, next_ = found[0], found[1] if len(found) > 1 else found[0]
             out[i] = 1.0 - ((1.0 - second) * first + second * next_)
+        else:
+            plain.append(i)
+    if plain:
+        sizes = np.concatenate([[len(g) for g in groups], rest.sizes, [len(off)] if off else []])
+        out[plain] = blend(prob[plain], sizes, second)
     return out
-
-
-def _alive(
-    x: int,
-    row: np.ndarray,
-    j: int,
-    cells: list[int],
-    known: dict[int, bool],
-    nbrs: list,
-    column: Callable[[int], int],
-) -> bool:
-    """Whether cell ``x`` has an unknown neighbour (not ``j``) that is neither certain mine nor safe."""
-    for k in nbrs[x]:
-        if k != j and cells[k] == COVERED and k not in known:
-            c = column(k)
-            if c < 0 or 0.0 < row[c] < 1.0:
-                return True
-    return False
