@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import tempfile
 import threading
 from abc import ABC, abstractmethod
@@ -375,12 +376,16 @@ class _PointerInCorner(Exception):
     """The pointer was found in a fail-safe corner before a held click (nothing was sent)."""
 
 
+def _requests(x11: Any) -> Any:
+    """python-xlib's request classes, taken from the connection pyautogui opened (python-xlib comes with
+    pyautogui on Linux; minebot does not install it itself)."""
+    return sys.modules[type(x11._display).__module__].request
+
+
 def _ask_pixels(x11: Any, region: Region) -> Any:
     """Ask for ``region`` of the root window, not waiting for the answer (``.reply()`` waits)."""
-    from Xlib.protocol import request
-
     root = x11._display.screen().root
-    return request.GetImage(
+    return _requests(x11).GetImage(
         display=root.display,
         defer=1,
         format=x11.X.ZPixmap,
@@ -395,10 +400,8 @@ def _ask_pixels(x11: Any, region: Region) -> Any:
 
 def _ask_pointer(x11: Any) -> Any:
     """Ask where the pointer is, not waiting for the answer (``.reply()`` waits)."""
-    from Xlib.protocol import request
-
     root = x11._display.screen().root
-    return request.QueryPointer(display=root.display, defer=1, window=root.id)
+    return _requests(x11).QueryPointer(display=root.display, defer=1, window=root.id)
 
 
 def _pointer(x11: Any) -> tuple[int, int]:
