@@ -914,6 +914,30 @@ def test_a_guess_that_shows_every_mine_is_a_loss_and_nothing_else_is():
     assert lost_by_guess(board, (0, 2), before, dimmed, 12.0) is None  # the guess looks like other cells
 
 
+def test_a_first_click_on_a_mine_that_no_reader_reads_is_a_loss_by_logic(monkeypatch):
+    """ace-minesweeper's fresh board fits win7, whose rule makes the first click safe, but ace keeps no
+    rule: the first click hit a mine, and neither win7 nor the skinless reader reads the lost board
+    (nor its face). The first click's safety came from the rule, not from a reading, so it is judged
+    as the guess it was: every mine shows, so the game is lost (it stopped after the cover wait)."""
+    import bot.vision as vision
+
+    client = sim("expert", seed=3, rule="none")
+    real = vision.read_board
+
+    def refuses_the_end(image, geometry, skin, mines=None):
+        if client.game.status is GameStatus.LOST:
+            raise RecognitionError("cell (0, 0) cannot be named (a test reader)", cell=(0, 0))
+        return real(image, geometry, skin, mines)
+
+    monkeypatch.setattr(vision, "read_board", refuses_the_end)
+    player = Player(client.capture, client.input, PlayOptions(cover_wait=0.2), sleep=lambda s: None)
+    monkeypatch.setattr(player, "_judge_unreadable", lambda image, previous: None)  # no face read either
+    result = player.play_game()
+    assert result.clicks == 1 and result.rule == "safe" and client.game.status is GameStatus.LOST
+    assert result.status == "lost" and result.error is None
+    assert result.ended_by == "logic (every mine shown after a guess)"
+
+
 def refuse_when(monkeypatch, status: GameStatus, client: SimClient) -> None:
     """Make the skinless reader refuse every frame of a game that has ended ``status`` (a client whose
     end-of-game screen no reader can read)."""

@@ -611,7 +611,10 @@ class Player:
             return None
         won = won_by_opening(last.board, last.moves)
         guess = last.moves[0]
-        guessed = len(last.moves) == 1 and guess.action is Action.OPEN and guess.probability > 0
+        # A first click is safe by the rule played, which the client may not keep (a fresh board fitting
+        # a skin whose rule it is): whether it hit a mine is judged as for any guess.
+        chanced = guess.probability > 0 or last.board.is_fresh()
+        guessed = len(last.moves) == 1 and guess.action is Action.OPEN and chanced
         if won is None and not guessed and len(last.planned) <= len(last.moves):
             return None
         geometry = self._region_geometry()
