@@ -1160,3 +1160,56 @@ def test_a_fresh_board_that_moved_is_found_to_the_pixel_not_a_cell_off():
         x, y = int(rng.integers(0, 400)), int(rng.integers(0, 300))
         screen[y : y + view.shape[0], x : x + view.shape[1]] = view
         assert find_look(screen, view, (g.pitch_x, g.pitch_y)) == (x, y)
+
+
+class Tooltip(CaptureBackend):
+    """Serves a sim's screen with a box drawn over two covered cells for ``lasting`` seconds (of
+    ``time``) after each change of the board: JSMinesweeper's hover tooltip, or its pressed cell, that
+    Chromium takes a few frames to take down under load."""
+
+    name = "tooltip"
+
+    def __init__(self, client: SimClient, time: FakeTime, lasting: float) -> None:
+        super().__init__()
+        self.client, self.time, self.lasting = client, time, lasting
+        self.board = client.game.board.cells.copy()
+        self.changed_at = -1.0
+        self.box = np.random.default_rng(0).integers(0, 255, (12, 40, 3), dtype=np.uint8)
+
+    def screen_region(self) -> Region:
+        return self.client.capture.screen_region()
+
+    def shown(self) -> bool:
+        if not np.array_equal(self.client.game.board.cells, self.board):
+            self.board, self.changed_at = self.client.game.board.cells.copy(), self.time.now
+        return self.time.now - self.changed_at < self.lasting
+
+    def _grab(self, region: Region) -> np.ndarray:
+        image = self.client.capture.grab(None).copy()
+        if self.shown():
+            rect = self.client.geometry.cell_rect((self.client.game.board.rows - 1, 0))
+            image[rect.top : rect.top + 12, rect.left : rect.left + 40] = self.box
+        return image[region.top : region.bottom, region.left : region.right].copy()
+
+
+def test_a_frame_the_templates_cannot_read_is_read_cold_only_once_it_is_still(monkeypatch):
+    """The skinless reader costs a hundred times the taught templates (100-400 ms a frame on a loaded
+    machine); most frames the templates could not read on JSMinesweeper showed its tooltip or a
+    pressed cell, gone a few frames later, and the cold read refused them too. A frame is read cold
+    only once it has stayed unchanged for STILL_BEFORE_COLD quiet periods, not one."""
+    import bot.vision.read as read
+
+    client = sim("intermediate", seed=4, rule="zero")
+    time = FakeTime()
+    capture = Tooltip(client, time, lasting=0.04)
+    real, cold = read.read_cells, []
+
+    def counted(image, geometry, model=None):
+        cold.append(capture.shown())
+        return real(image, geometry, model)
+
+    monkeypatch.setattr(read, "read_cells", counted)
+    options = PlayOptions(skin="generic", cover_wait=0.5)
+    result = Player(capture, client.input, options, clock=time.clock, sleep=time.sleep).play_game()
+    assert result.status in ("won", "lost") and result.error is None and result.moves > 5
+    assert cold and not any(cold), f"{sum(cold)} of {len(cold)} cold reads were of a passing tooltip"

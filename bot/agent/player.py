@@ -168,6 +168,13 @@ SETTLE_LOOKS = 4
 """With no skin, how many grabs a frame the taught templates cannot read is looked at again, while the
 board still changes, before the skinless reader reads the last one."""
 
+STILL_BEFORE_COLD = 4
+"""With no skin, how many quiet periods (``options.quiet``) a frame the taught templates cannot read
+must stay unchanged before the skinless reader reads it. A client's passing drawing (JSMinesweeper's
+hover tooltip or pressed cell, which Chromium under load takes a few frames to take down) outlasts one
+quiet period; the skinless reader costs a hundred times the templates (100-400 ms under load) and
+refuses such frames too, while a state never taught is still there a few periods later."""
+
 
 def read_counter(image: np.ndarray, reading: object) -> int | None:
     """The client's mine counter on a whole-screen image, or None when it cannot be read.
@@ -530,13 +537,16 @@ class Player:
             quick = taught_reading(image, geometry, stand_in, self.mines)  # type: ignore[arg-type]
             if quick is not None:
                 return self._sight(quick, image)
-            self.sleep(self.options.quiet)
-            try:
-                again = self._grab()
-            except CaptureError:
-                break
-            if np.array_equal(self._inner(again), self._inner(image)):
-                break
+            for _ in range(STILL_BEFORE_COLD):
+                self.sleep(self.options.quiet)
+                try:
+                    again = self._grab()
+                except CaptureError:
+                    return image
+                if not np.array_equal(self._inner(again), self._inner(image)):
+                    break
+            else:
+                return image  # still all along: what it shows is there to stay
             image = again
         return image
 
