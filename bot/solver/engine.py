@@ -219,11 +219,18 @@ def _backtrack(
         step = ord_steps[k]
         total += lo * step
         if k == last:  # every value left completes its numbers: record the solutions without recursing
+            placed = [(g, a) for g, a in enumerate(assign) if a]  # (the groups before this one)
             for m in range(lo, hi + 1):
-                assign[k] = m
-                leaf(total, weight * bs[m])
+                w = weight * bs[m]
+                counts[total] = counts.get(total, 0) + w
+                row = sums.get(total)
+                if row is None:
+                    row = sums[total] = [0] * n
+                for g, a in placed:
+                    row[g] += a * w
+                if m:
+                    row[k] += m * w
                 total += step
-            assign[k] = 0
             return
         for c in cs:
             rem_cap[c] -= s
@@ -291,13 +298,17 @@ def count_tracked(
         )
     except _Overflow:
         return None
+    # one array per step, columns (count, mines per group..., free per group...): fewer numpy calls
     dense = _dense_tracked([sizes[g] for g in keep], big, counts, sums)
     for g in loose:
-        dense = _with_loose(*dense, sizes[g])
+        dense = _with_loose(dense, sizes[g])
+    n = len(groups)
     order = np.argsort(keep + loose)  # columns back to the groups' order
-    count_arr, mines, free = dense[0], dense[1][:, :, order], dense[2][:, :, order]
-    present = np.flatnonzero(count_arr.any(axis=1))
-    out = TrackedCount(groups, tuple(present.tolist()), count_arr[present], mines[present], free[present])
+    present = np.flatnonzero(dense[:, :, 0].any(axis=1))
+    # (gathered in the same steps as before: matmul's result depends on the memory layout, to the last bit)
+    mines, free = dense[:, :, 1 + order], dense[:, :, 1 + n + order]
+    counts_arr = dense[:, :, 0][present]
+    out = TrackedCount(groups, tuple(present.tolist()), counts_arr, mines[present], free[present])
     for array in (out.counts, out.mines, out.free):
         array.flags.writeable = False  # (shared through the cache)
     if len(_TRACKED) >= _CACHE_SIZE:
@@ -306,38 +317,40 @@ def count_tracked(
     return out
 
 
-def _dense_tracked(
-    sizes: list[int], big: int, counts: dict, sums: dict
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(counts[v, k], mines[v, k, g], free[v, k, g]) of a backtracking run indexed ``k + big x v``."""
+def _dense_tracked(sizes: list[int], big: int, counts: dict, sums: dict) -> np.ndarray:
+    """``out[v, k]`` = (count, mines per group..., free per group...) of a backtracking run indexed
+    ``k + big x v`` (the same floats as :func:`_as_floats`: each exact integer rounded once)."""
+    n = len(sizes)
     keys = sorted(counts)
     if not keys:
-        return np.zeros((1, 1)), np.zeros((1, 1, len(sizes))), np.zeros((1, 1, len(sizes)))
+        return np.zeros((1, 1, 1 + 2 * n))
     at = ([key // big for key in keys], [key % big for key in keys])
-    shape = (max(at[0]) + 1, max(at[1]) + 1)
-    out = np.zeros(shape), np.zeros((*shape, len(sizes))), np.zeros((*shape, len(sizes)))
-    out[0][at], out[1][at], out[2][at] = _as_floats(sizes, [counts[k] for k in keys], [sums[k] for k in keys])
+    out = np.zeros((max(at[0]) + 1, max(at[1]) + 1, 1 + 2 * n))
+    rows = []
+    for key in keys:
+        c, row = counts[key], sums[key]
+        rows.append([c, *row, *[c * s - m for s, m in zip(sizes, row, strict=True)]])
+    out[at] = np.array(rows, dtype=float).reshape(len(keys), 1 + 2 * n)
     return out
 
 
-def _with_loose(
-    counts: np.ndarray, mines: np.ndarray, free: np.ndarray, size: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Add a tracked group of ``size`` cells in no constraint (its column last): ``i`` mines in it
-    weigh ``C(size, i)`` and add ``i`` to both totals."""
-    v, k, n = mines.shape
-    out_counts = np.zeros((v + size, k + size))
-    out_mines = np.zeros((v + size, k + size, n + 1))
-    out_free = np.zeros((v + size, k + size, n + 1))
+def _with_loose(dense: np.ndarray, size: int) -> np.ndarray:
+    """Add a tracked group of ``size`` cells in no constraint to :func:`_dense_tracked`'s array (its
+    columns last in each block): ``i`` mines in it weigh ``C(size, i)`` and add ``i`` to both totals.
+
+    Each entry gets the same products added in the same order (``i`` rising) as one array per figure
+    would: one numpy call per ``i``.
+    """
+    v, k, c = dense.shape
+    n = (c - 1) // 2
+    # the count copied to the new columns
+    src = dense[:, :, [0, *range(1, n + 1), 0, *range(n + 1, 2 * n + 1), 0]]
+    out = np.zeros((v + size, k + size, 2 * n + 3))
     for i in range(size + 1):
         ways = float(math.comb(size, i))
-        part = (slice(i, i + v), slice(i, i + k))
-        out_counts[part] += ways * counts
-        out_mines[part + (slice(0, n),)] += ways * mines
-        out_free[part + (slice(0, n),)] += ways * free
-        out_mines[part + (n,)] += (i * ways) * counts
-        out_free[part + (n,)] += ((size - i) * ways) * counts
-    return out_counts, out_mines, out_free
+        coef = np.array([ways] * (n + 1) + [i * ways] + [ways] * n + [(size - i) * ways])
+        out[i : i + v, i : i + k] += src * coef
+    return out
 
 
 def _as_floats(sizes: list[int], counts: list, sums: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -53,6 +53,10 @@ class _Base:
     known_safe: bool
     rest: dict[tuple, _Rest] = field(default_factory=dict)
     """:class:`_Rest` by (regions counted jointly, cells left off the frontier)."""
+    numbers: dict[tuple, tuple[list[int], set[int]]] = field(default_factory=dict)
+    """By regions counted jointly: their number cells, and the unknown cells those numbers touch."""
+    sig: dict[int, frozenset[int]] = field(default_factory=dict)
+    """Cell -> the numbers it touches (as a set: the groups' key), found once per position."""
 
 
 _BASE: list[_Base] = []
@@ -109,12 +113,19 @@ def value_outcomes(
     unknown = [k for k in know.nbrs[j] if cells[k] == COVERED and k not in known]
     tracked = set(unknown)
     touched = sorted({base.region_of[c] for x in (j, *unknown) for c in cell_cons.get(x, ())})
-    numbers = [c for r in touched for c in base.regions[r]]
+    found = base.numbers.get(tuple(touched))
+    if found is None:
+        numbers = [c for r in touched for c in base.regions[r]]
+        found = base.numbers[tuple(touched)] = (numbers, {x for c in numbers for x in cons[c][0]})
+    numbers, in_regions = found
     by_sig: dict[tuple, list[int]] = {}
-    in_regions = {x for c in numbers for x in cons[c][0]}
+    sig = base.sig
     for x in in_regions | tracked:
         if x != j:
-            by_sig.setdefault((frozenset(cell_cons.get(x, ())), x in tracked), []).append(x)
+            s = sig.get(x)
+            if s is None:
+                s = sig[x] = frozenset(cell_cons.get(x, ()))
+            by_sig.setdefault((s, x in tracked), []).append(x)
     groups = sorted(tuple(sorted(xs)) for xs in by_sig.values())
     index = {x: g for g, xs in enumerate(groups) for x in xs}
     numbers_g = []
