@@ -43,16 +43,21 @@ def near(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def unexplained_change(before: Board, after: Board, reach: np.ndarray) -> Coord | None:
+def unexplained_change(
+    before: Board, after: Board, reach: np.ndarray, flagged: np.ndarray | None = None
+) -> Coord | None:
     """The first cell that changed from covered since ``before`` where no click explains it, or None.
 
     A client opens a cell only where it was clicked (or chorded around: ``reach`` holds every cell
     the game's clicks could have opened or flagged) or next to a revealed 0 (its area opens), and
-    flags only where it was right-clicked. A number anywhere else is a misread: something drawn over
-    the board (a tooltip, another window) read as a digit.
+    flags only where it was right-clicked (``flagged``, when given: every cell the game flagged). A
+    number or a flag anywhere else is a misread: something drawn over the board (a tooltip, another
+    window) read as a digit or a flag; a left-clicked cell read as a flag is one too.
     """
     changed = (before.cells == Cell.COVERED) & (after.cells != Cell.COVERED)
     explained = reach | (after.revealed_mask() & near(after.cells == Cell.ZERO))
+    if flagged is not None:
+        explained &= (after.cells != Cell.FLAG) | flagged
     bad = changed & ~explained
     if bad.any():
         r, c = np.argwhere(bad)[0]

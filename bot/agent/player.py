@@ -252,6 +252,8 @@ class Player:
         self._view: np.ndarray | None = None
         """The board (and face) as the last trusted reading saw it: what a moved window shows elsewhere."""
         self._reach: np.ndarray | None = None
+        self._flagged: np.ndarray | None = None
+        """Cells this game's clicks flagged (right-clicked): the only cells a client draws a flag on."""
         """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
         self._fell_back = False
         self._last_clicks: LastClicks | None = None
@@ -990,11 +992,11 @@ class Player:
                     )
                 reach = self._reach
                 if not self.options.dry_run and reach is not None and reach.shape == board.shape:
-                    cell = unexplained_change(previous, board, reach)
+                    cell = unexplained_change(previous, board, reach, self._flagged)
                     if cell is not None:
                         return (
-                            f"cell {cell} read as {board[cell].char!r} where no click could have opened it "
-                            "(something drawn over the board?)"
+                            f"cell {cell} read as {board[cell].char!r} where no click could have opened or "
+                            "flagged it (something drawn over the board?)"
                         )
         return ""
 
@@ -1137,6 +1139,7 @@ class Player:
     def _play(self, result: GameResult) -> None:
         assert self.geometry is not None
         self._reach = np.zeros((self.geometry.rows, self.geometry.cols), dtype=bool)
+        self._flagged = np.zeros_like(self._reach)
         self._view = None
         previous: Board | None = None
         opened_safe: set[Coord] = set()
@@ -1189,6 +1192,8 @@ class Player:
                 clicked.append(move.cell)
                 taken.append(move)
                 self._reach[move.cell] = True
+                if move.action is Action.FLAG:
+                    self._flagged[move.cell] = True
                 if move.action is Action.CHORD:
                     for cell in sight.board.neighbours(move.cell):
                         self._reach[cell] = True
