@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 from bot.agent import Player, PlayOptions  # noqa: E402
 from bot.agent.results import GameResult  # noqa: E402
 from bot.bench import wilson  # noqa: E402
-from bot.board import Board  # noqa: E402
+from bot.board import Board, Cell  # noqa: E402
 from bot.capture import MssCapture  # noqa: E402
 from bot.errors import AbortedError, MinebotError  # noqa: E402
 from bot.game import find_level  # noqa: E402
@@ -129,6 +129,10 @@ class LiveReport:
     """Games the bot played with a mine total other than the client's."""
     interrupted: str = ""
     """Why the run stopped before its last game (Ctrl-C, the fail-safe), else empty."""
+    checked_reads: int = 0
+    """Trusted readings compared cell by cell with the client's own account (``--check-reads``)."""
+    misread_cells: int = 0
+    """Cells a trusted reading showed revealed or flagged otherwise than the client's own account."""
 
     def add(
         self,
@@ -195,6 +199,8 @@ class LiveReport:
             "disagreements": self.disagreements,
             "crashes": self.crashes,
             "interrupted": self.interrupted,
+            "checked_reads": self.checked_reads,
+            "misread_cells": self.misread_cells,
             "mines_given": self.mines_given,
             "mine_sources": self.mine_sources,
             "wrong_mines": self.wrong_mines,
@@ -230,6 +236,11 @@ class LiveReport:
         if d["win_split_s"]:
             lines.append(
                 "won game s (mean): " + ", ".join(f"{k} {v:.2f}" for k, v in d["win_split_s"].items())
+            )
+        if self.checked_reads:
+            lines.append(
+                f"readings checked against the client's own account: {self.checked_reads}, "
+                f"cells misread: {self.misread_cells}"
             )
         if self.interrupted:
             lines.append(f"stopped after {self.games} game(s): {self.interrupted}")
@@ -273,9 +284,12 @@ def run(
     skin: str | None = None,
     move_every: int = 0,
     give_mines: bool = False,
+    check_reads: bool = False,
 ) -> LiveReport:
     """Play ``games`` games; ``move_every`` > 0 moves the client's window after every that many moves;
-    ``give_mines`` gives the mine total of a board of no standard size (else the bot reads the counter)."""
+    ``give_mines`` gives the mine total of a board of no standard size (else the bot reads the counter);
+    ``check_reads`` compares every trusted reading with the client's own account (:class:`ReadChecker`;
+    it slows the games: not for timing)."""
     lv = find_level(level)
     look = look or Look()
     with VirtualDisplay(*screen_for(client_name, look.tile, look.zoom)) as vd:
@@ -294,8 +308,16 @@ def run(
                 save_frames=save_frames,
                 flags=flags,
             )
-            on_move = WindowMover(client, move_every) if move_every else None
-            player = Player(capture, mouse, options, restart=client.restart, on_move=on_move)
+            mover = WindowMover(client, move_every) if move_every else None
+            checker = ReadChecker(client, report) if check_reads else None
+            hooks = [hook for hook in (checker, mover) if hook is not None]
+
+            def on_move(board: Board, moves: list) -> None:  # type: ignore[type-arg]
+                for hook in hooks:
+                    hook(board, moves)
+
+            hook = on_move if hooks else None
+            player = Player(capture, mouse, options, restart=client.restart, on_move=hook)
             mouse.player, mouse.client = player, client
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
             for index in range(games):
@@ -314,13 +336,46 @@ def run(
                     report.crashes += 1
                     client.restart()
                 outcome = client_outcome(client)
+                if checker is not None:
+                    checker.game = index + 1
                 report.add(index, result, outcome, mouse.outside, (client.mines, player.mines_source))
                 mouse.outside.clear()
                 progress.update(1)
             progress.close()
             report.new_game_way = player.new_game_way
-            report.moves_of_window = on_move.moves if on_move else 0
+            report.moves_of_window = mover.moves if mover else 0
     return report
+
+
+class ReadChecker:
+    """Compares every reading the bot acts on with the client's own account (its exact truth reader).
+
+    Called between the bot's reading and its clicks. A cell the bot reads revealed (a number) or
+    flagged must be exactly that in the client's account; a cell it reads covered may already be open
+    there (JSMinesweeper's page state runs ahead of its drawing), so that is no misread.
+    """
+
+    def __init__(self, client: RealClient, report: LiveReport) -> None:
+        self.client, self.report = client, report
+        self.game = 0
+
+    def __call__(self, board: Board, moves: list) -> None:  # type: ignore[type-arg]
+        try:
+            truth, _ = self.client.truth()
+        except (NotImplementedError, MinebotError) as exc:
+            self.report.errors.append(f"game {self.game}: no truth to check a reading against ({exc})")
+            return
+        self.report.checked_reads += 1
+        read = board.cells
+        shown = read != int(Cell.COVERED)
+        wrong = shown & (read != truth.cells) if truth.shape == board.shape else shown
+        if wrong.any():
+            self.report.misread_cells += int(wrong.sum())
+            cells = [tuple(int(v) for v in cell) for cell in np.argwhere(wrong)[:5]]
+            self.report.errors.append(
+                f"game {self.game}: misread {int(wrong.sum())} cell(s), e.g. "
+                + ", ".join(f"{c} read {Cell(int(read[c])).char!r}, is {truth[c].char!r}" for c in cells)
+            )
 
 
 class WindowMover:
@@ -368,6 +423,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="log what the bot does (re-reads, recoveries)")
     parser.add_argument("--flags", action="store_true", help="flag certain mines and chord (as play --flags)")
     parser.add_argument(
+        "--check-reads",
+        action="store_true",
+        help="compare every reading acted on with the client's own account (slows the games)",
+    )
+    parser.add_argument(
         "--give-mines",
         action="store_true",
         help="give the mine total of a board of no standard size (as --mines) instead of reading the counter",
@@ -387,6 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         args.skin,
         args.move_every,
         args.give_mines,
+        args.check_reads,
     )
     print(report.format())
     if args.json:

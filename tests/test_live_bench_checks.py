@@ -1,0 +1,49 @@
+"""live_bench's own checks, headless: a reading compared cell by cell with the client's own account."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from bot.board import Board
+from bot.errors import MinebotError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def live_bench():
+    spec = importlib.util.spec_from_file_location("live_bench", ROOT / "benchmarks" / "live_bench.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("live_bench", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Truthful:
+    """A client whose own account of the board is given."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+    def truth(self) -> tuple[Board, str]:
+        if self.text is None:
+            raise MinebotError("the page did not answer")
+        return Board.from_text(self.text), "playing"
+
+
+def test_a_reading_is_checked_cell_by_cell_against_the_clients_own_account():
+    bench = live_bench()
+    report = bench.LiveReport("fake", "3x3/1")
+    checker = bench.ReadChecker(Truthful("12.\n...\n..."), report)
+    checker(Board.from_text("1..\n...\n..."), [])  # read covered, open in the client's account: a lag
+    assert (report.checked_reads, report.misread_cells, report.errors) == (1, 0, [])
+    checker(Board.from_text("13.\n...\n..F"), [])  # a wrong digit and a flag the client does not show
+    assert (report.checked_reads, report.misread_cells) == (2, 2)
+    assert report.errors == [
+        "game 0: misread 2 cell(s), e.g. (0, 1) read '3', is '2', (2, 2) read 'F', is '.'"
+    ]
+    checker.client = Truthful(None)
+    checker(Board.from_text("1..\n...\n..."), [])
+    assert report.checked_reads == 2 and "no truth to check a reading against" in report.errors[-1]
+    assert "cells misread: 2" in report.format()
