@@ -183,3 +183,93 @@ def test_a_spill_is_found_whichever_side_it_crosses():
         fixed[right.top : right.bottom, right.left : right.right]
         == clean[right.top : right.bottom, right.left : right.right]
     ).all()
+
+
+def test_a_glyph_in_the_grids_own_colour_running_on_is_taken_back():
+    # a black stroke (the grid's own colour) anchored above runs on into a revealed cell whose own
+    # glyph is navy: the cell shows black deeper only on its grid lines, which are no colour
+    image, geometry = _grid(3, 3, 20)
+    below = geometry.cell_rect((1, 1))
+    image[below.top + 6 : below.bottom - 2, below.left + 8 : below.left + 12] = NAVY  # its own glyph
+    clean = image.copy()
+    image[5 : below.top + 5, below.left + 12 : below.left + 16] = BLACK  # the stem from (0, 1)
+    fixed = repair(image, geometry)
+    strip = (slice(below.top + 2, below.top + 8), slice(below.left, below.right))
+    assert (fixed[strip] == clean[strip]).all()
+    assert (fixed[: below.top] == image[: below.top]).all()  # the glyph's own cell is untouched
+
+
+def test_a_glyph_whose_top_a_neighbour_hid_lends_no_ink_to_it():
+    from bot.vision.overdraw import SIDE_NAMES, repair_sides
+
+    # (1, 1) holds its own red glyph from its top down; the green foot of the glyph above was drawn
+    # over its top rows: painted over with the blank tiles' white, not with red from further down
+    image, geometry = _grid(3, 3, 20)
+    for cell in [(2, 0), (2, 2)]:
+        _dither(image, geometry, cell)
+    cell = geometry.cell_rect((1, 1))
+    red, green = (0, 0, 139), (0, 100, 0)
+    image[cell.top + 2 : cell.bottom, cell.left + 6 : cell.left + 16] = red
+    image[cell.top + 8 : cell.top + 12, cell.left + 2 : cell.left + 10] = WHITE
+    above = geometry.cell_rect((0, 1))
+    image[above.top + 6 : cell.top + 6, above.left + 4 : above.left + 18] = green  # the foot runs on
+    image[cell.top : cell.top + 2, :] = BLACK
+    fixed, painted = repair_sides(image, geometry)
+    assert painted is not None and painted[1, 1, SIDE_NAMES.index("top")]
+    assert int(painted.sum()) == 1  # no other cell, no other side
+    hidden = fixed[cell.top + 2 : cell.top + 6, cell.left + 4 : cell.left + 18]
+    assert (hidden == WHITE).all()
+
+
+def _flags_groups(name: str):
+    from bot.vision import generic
+
+    image, geometry, truth = _real(name)
+    repaired, painted = generic.repair_sides(image, geometry)
+    crop = generic.crop_board(repaired, geometry)
+    tiles, texture = generic.cut_tiles(crop)
+    labels = generic.group_cells(generic.looks_of(crop))
+    groups = [
+        generic.Group(members, tiles[members].mean(axis=0))
+        for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
+    ]
+    return groups, texture, geometry, truth
+
+
+def test_a_bold_glyph_hiding_its_frame_still_sits_on_its_tile():
+    # xbomb's black 4 covers most of its edge band in the grid's own colour; the revealed tile's white
+    # shows solidly around it and no other kind's does: its base, so its ink is the 4, not the white
+    from bot.vision import generic
+
+    groups, texture, geometry, truth = _flags_groups("xbomb/expert_flags.png")
+    generic._attach(groups, texture)
+    four = next(g for g in groups if (5 * geometry.cols + 14) in g.members)
+    assert truth.cells[5, 14] == 4
+    assert four.base is not None and groups[four.base].shape == generic.Shape.PLAIN
+    blank = truth.cells.ravel()[groups[four.base].members]
+    assert (blank == 0).all()
+    assert four.costs is not None and 4 in shape_choices(four.costs)
+    assert 5 not in shape_choices(four.costs)
+
+
+@pytest.mark.parametrize("name", ["xbomb/expert_flags.png", "xbomb/small_won.png"])
+@pytest.mark.parametrize("tinted", [False, True])
+def test_flags_on_a_tile_of_their_own_read_when_no_digit_fits(name, tinted):
+    from bot.vision.generic import read_cells
+
+    image, geometry, truth = _real(name)
+    if tinted:
+        image = night_light(image)
+    assert (read_cells(image, geometry).states == truth.cells).all()
+
+
+def test_counts_may_keep_a_digit_only_the_plain_view_allows():
+    from bot.vision.digits import UNREAD, settle_digits
+
+    # a clipped 2: the plain view allows 7 and 2, the weight-matched one only 7; three covered
+    # neighbours cannot hold a 7, so the 2 the plain view allows is kept
+    cells = np.array([[9, 9, 9], [UNREAD, 9, 9]])
+    costs = np.array([[0.39, 0.16, 0.29, 0.43, 0.38, 0.50, 0.12, 0.47]])
+    weighted = np.array([[[0.41, 0.157, 0.29, 0.43, 0.39, 0.55, 0.106, 0.48]] * 2])
+    settled = settle_digits(cells, [np.array([3])], costs, [False], raw=costs, weighted=weighted)
+    assert settled.problem is None and settled.states == [2]

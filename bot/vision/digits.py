@@ -201,28 +201,37 @@ def settle_digits(
     counted both ways against references at each glyph's own stroke weight: a digit both comparisons
     allow is kept, when there is one) on a board whose other cells are read."""
     inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
-    choices: list[list[int]] = []
+    first: list[list[int]] = []
+    wide: list[list[int]] = []
     for g, cost in enumerate(costs):
         digits = _allowed(cost, raw[g] if raw is not None else None)
+        mine = [MINE] if mine_like[g] else []
+        wide.append(sorted(digits) + mine)
         if weighted is not None:
             both = digits & _allowed(weighted[g][0], weighted[g][1])
             digits = both or digits  # the two views disagree: the counts decide among the first's
-        by_shape = sorted(digits) + ([MINE] if mine_like[g] else [])
+        by_shape = sorted(digits) + mine
         if not by_shape:
             return Settled(
                 [], (g, f"is no digit by shape (nearest {int(cost.argmin()) + 1} at {cost.min():.2f})")
             )
-        choices.append(by_shape)
+        first.append(by_shape)
     flat = cells.ravel().copy()
-    shown = [list(c) for c in choices]
-    empty = _narrow(flat, cells.shape, members, choices, inks)
-    if empty is None and any(len(c) > 1 for c in choices):
-        _write(flat, members, choices)
-        if shows_every_mine(flat.reshape(cells.shape)):
-            empty = _narrow(flat, cells.shape, members, choices, inks, exact=True)
+    while True:
+        choices = [list(c) for c in first]
+        empty = _narrow(flat, cells.shape, members, choices, inks)
+        if empty is None and any(len(c) > 1 for c in choices):
+            _write(flat, members, choices)
+            if shows_every_mine(flat.reshape(cells.shape)):
+                empty = _narrow(flat, cells.shape, members, choices, inks, exact=True)
+        if empty is None or first[empty] == wide[empty]:
+            break
+        # the counts rule out every digit both views allow: those the plain view allows stay open (a
+        # glyph cut off by its cell's edge, whose weight-matched view loses the digit it is)
+        first[empty] = wide[empty]
     if empty is not None:
         return Settled(
-            [], (empty, f"shows {_names(shown[empty])} by shape, which its neighbours cannot hold")
+            [], (empty, f"shows {_names(first[empty])} by shape, which its neighbours cannot hold")
         )
     open_groups = [g for g, c in enumerate(choices) if len(c) > 1]
     if not open_groups:

@@ -61,7 +61,7 @@ from bot.vision.digits import (
 )
 from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape, shape_distance
 from bot.vision.grid import MIN_SIDE
-from bot.vision.overdraw import repair
+from bot.vision.overdraw import SIDE_NAMES, repair_sides
 
 LOGGER = logging.getLogger(__name__)
 
@@ -216,6 +216,9 @@ class Group:
     """The glyph's comparable shape (glyph groups with ink)."""
     digit_too: bool = False
     """A mine glyph that a digit shape is near as well: the board's counts decide."""
+    unseen: tuple[str, ...] = ()
+    """Sides of its cells where a neighbour's glyph was painted over (:func:`repair_sides`): its own glyph
+    may go on under it there, as if cut off by the cell's edge."""
     why: str = ""
 
 
@@ -673,6 +676,8 @@ def shape_of(
         return
     shape = glyph_shape(ink)
     assert shape is not None
+    if group.unseen:  # a neighbour's ink painted over a side: the glyph may go on under it
+        shape = replace(shape, cut=tuple(dict.fromkeys(shape.cut + group.unseen)))
     group.glyph = shape
     plain, bold = digit_distances(shape), digit_distances(shape, bold=True)  # each counted two ways
     group.costs = holes_counted(shape, plain, True)
@@ -757,11 +762,37 @@ def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
     best = min(scores, key=scores.__getitem__)
     others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
     if scores[best] > FRAME_MATCH or (others and scores[best] > FRAME_CLEAR * min(others)):
-        return None
+        best = _shown_around(g, groups, scores)
+        if best is None:
+            return None
     if not _fill_shows(g.tile, groups[best].tile):
         return None  # a ground of its own colour, framed like the base
     g.frame = scores[best]
     return best
+
+
+def _solid_share(tile: np.ndarray, base: np.ndarray) -> float:
+    """Share of a glyph tile's inner ring (just inside its edge band) where the base tile shows solidly:
+    the pixel and its eight neighbours all within ``2 * KNOWN_FILL`` of the base's (an anti-aliased blend
+    along a stroke's edge is a pixel or two wide, and is eroded away)."""
+    match = (np.abs(tile - base).max(axis=2) <= 2 * KNOWN_FILL).astype(np.uint8)
+    solid = cv2.erode(match, np.ones((3, 3), np.uint8)).ravel().astype(bool)
+    return float(solid[_band(len(tile), INSET, INSET + 3)].mean())
+
+
+def _shown_around(g: Group, groups: list[Group], scores: dict[int, float]) -> int | None:
+    """The plain group a glyph group sits on when a bold glyph hides its frame (the glyph reaches into
+    the edge band, or is drawn in the grid's own colour): the one kind whose tile shows solidly around
+    the glyph (at least ``FILL_SHOWN`` of the inner ring, :func:`_solid_share`) while no other kind
+    shows there at all (its group framed most alike); None when no kind, or more than one, shows."""
+    shown: dict[int, float] = {}
+    for i in scores:
+        kind = groups[i].kind if groups[i].kind is not None else -1 - i
+        shown[kind] = max(shown.get(kind, 0.0), _solid_share(g.tile, groups[i].tile))
+    showing = [k for k, v in shown.items() if v >= FILL_SHOWN]
+    if len(showing) != 1 or any(v > 0 for k, v in shown.items() if k != showing[0]):
+        return None
+    return min((i for i in scores if groups[i].kind == showing[0]), key=scores.__getitem__)
 
 
 def _stroke(tile: np.ndarray, ink: np.ndarray) -> float:
@@ -1115,29 +1146,47 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
             cols,
             f"cannot be named: {marked[0].why}, on a flat tile no digit shows to be revealed",
         )
-    for covered in options:
-        named: list[Cell | None] = [
-            (Cell.COVERED if covered[g.kind] else Cell.ZERO)  # type: ignore[index]
-            if g.shape == Shape.PLAIN
-            else _glyph_state(g, covered)
-            for g in groups
-        ]
-        claimed, marks = _claim_mines(groups, named, covered)
-        if len(marks) > MAX_MARKS:
-            problem = (
-                list(groups[marks[0]].members),
-                "cannot be named: too many looks of flags to tell apart",
-            )
-            continue
-        for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
-            states = list(named)
-            for i, state in zip(marks, combo, strict=True):
-                states[i] = state
-            found = _whole_reading(groups, states, rows, cols, claimed, covered)
-            if found is not None:
-                problem = found
+
+    def read_as(flagged: list[int]) -> tuple[list[int], str] | None:
+        """Every reading the cover options allow, ``flagged`` groups taken as flags, added to ``fits``;
+        the last problem found."""
+        problem = None
+        for covered in options:
+            named: list[Cell | None] = [
+                Cell.FLAG
+                if i in flagged
+                else (Cell.COVERED if covered[g.kind] else Cell.ZERO)  # type: ignore[index]
+                if g.shape == Shape.PLAIN
+                else _glyph_state(g, covered)
+                for i, g in enumerate(groups)
+            ]
+            claimed, marks = _claim_mines(groups, named, covered)
+            if claimed or any(s in (Cell.MINE, Cell.EXPLODED) for s in named):
+                marks += [i for i in flagged if i not in marks]  # a lost board: flag or wrong flag
+            if len(marks) > MAX_MARKS:
+                problem = (
+                    list(groups[marks[0]].members),
+                    "cannot be named: too many looks of flags to tell apart",
+                )
                 continue
-            fits.append((covered, [s for s in states if s is not None]))
+            for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
+                states = list(named)
+                for i, state in zip(marks, combo, strict=True):
+                    states[i] = state
+                found = _whole_reading(groups, states, rows, cols, claimed, covered)
+                if found is not None:
+                    problem = found
+                    continue
+                fits.append((covered, [s for s in states if s is not None]))
+        return problem
+
+    problem = read_as([])
+    if not fits:  # a glyph on a tile of its own colour that no digit fits may be a flag on its own tile
+        grounds = _own_grounds(groups)
+        if len(grounds) <= MAX_MARKS:
+            for n in range(1, len(grounds) + 1):
+                for chosen in itertools.combinations(grounds, n):
+                    read_as([i for ground in chosen for i in ground])
     fits = _one_covered_look(fits, kinds)
     if len(fits) == 1:
         return fits[0][1]
@@ -1152,6 +1201,27 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
         + " or ".join(sorted({f[1][differ].name.lower() for f in fits}))
         + ": structure and logic allow either",
     )
+
+
+def _own_grounds(groups: list[Group]) -> list[list[int]]:
+    """Glyph groups drawn on a ground of their own (no plain kind's tile: a flag's own tile, a digit on
+    its own colour), one list per ground colour: each may be flags on a tile drawn for them, which only
+    the board's logic can tell from digits (tried only when no reading with digits fits)."""
+    fills = [dominant_colour(_inner_ring(g.tile)) for g in groups if g.shape == Shape.PLAIN]
+    grounds: list[tuple[np.ndarray, list[int]]] = []
+    for i, g in enumerate(groups):
+        if g.base is not None or g.raised or g.shape not in (Shape.DIGIT, Shape.MARK):
+            continue
+        ground = own_background(g.tile, tuple(fills))
+        if any(float(np.abs(ground - f).max()) <= KIND_DISTANCE for f in fills):
+            continue  # on a plain kind's colour after all
+        for colour, members in grounds:
+            if float(np.linalg.norm(colour - ground)) < KIND_DISTANCE:
+                members.append(i)
+                break
+        else:
+            grounds.append((ground, [i]))
+    return [members for _, members in grounds]
 
 
 def _whole_reading(
@@ -1228,7 +1298,8 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     frame is read.
     """
     rows, cols = geometry.rows, geometry.cols
-    crop = crop_board(repair(image, geometry), geometry)  # glyphs spilling into the next cell painted over
+    repaired, painted = repair_sides(image, geometry)  # glyphs spilling into the next cell painted over
+    crop = crop_board(repaired, geometry)
     looks = looks_of(crop)
     states = np.full(rows * cols, -1, np.int16)
     if model is not None and len(model.looks):
@@ -1276,6 +1347,12 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         Group(members, tiles[members].mean(axis=0))
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
     ]
+    if painted is not None:
+        sides = painted.reshape(rows * cols, -1)
+        for g in groups:
+            g.unseen = tuple(
+                n for n, hit in zip(SIDE_NAMES, sides[g.members].any(axis=0), strict=True) if hit
+            )
     named = name_groups(groups, texture, rows, cols)
     for g, s in zip(groups, named, strict=True):
         states[g.members] = int(s)

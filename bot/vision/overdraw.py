@@ -56,6 +56,11 @@ TIE_DECIMALS = 6
 below, a real offset far above)."""
 MIN_PITCH = 8
 """Cells smaller than this are not looked at (no glyph can run on into a strip of a pixel or two)."""
+GRID_SHARE = 0.9
+"""Least share of a board's cells showing one line of their tile (a row or column along a side) in one
+colour, the same in each, for that line to be the grid's own (:func:`_grid_lines`)."""
+NO_COLOUR = LEVELS**3
+"""The bin given to the grid's own lines: no colour, neither a cell's nor a neighbour's glyph's."""
 
 
 def _cell_coords(geometry: Geometry, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int]:
@@ -73,6 +78,39 @@ def _nearest_pixel(positions: np.ndarray) -> np.ndarray:
     ``104.5 + (k/56) * 56`` may come out a hair under, and would then round the other way (a board at a
     half-pixel offset read with pixels repeated and skipped)."""
     return np.floor(np.round(positions + ROUNDING, TIE_DECIMALS)).astype(np.int64)
+
+
+def _grid_lines(flat_bins: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``flat_bins`` (each pixel's colour bin, the cells side by side) with the grid's own lines set to
+    :data:`NO_COLOUR` (a copy; the same array when there are none). A line of the tile (a row or a
+    column) is the grid's when nearly every cell (``GRID_SHARE``) shows it whole in one colour, the same
+    in each, and that colour so runs along both a row and a column of the tile (a grid crosses itself;
+    a bevel's light top and dark right side do not share a colour). A glyph drawn in the grid's colour
+    (a black digit) then shows its own pixels only: what runs on past a side is not mistaken for the
+    neighbour's lines, and the neighbour's lines are not mistaken for its own ink."""
+    size = flat_bins.shape[0] // rows
+    tiles = flat_bins.reshape(rows, size, cols, size)
+    lines: list[tuple[str, int, int]] = []
+    for axis, along in (("row", tiles.transpose(0, 2, 1, 3)), ("col", tiles.transpose(0, 2, 3, 1))):
+        for j in (*range(min(3, size)), *range(max(size - 3, 3), size)):  # lines along a side only
+            line = along[:, :, j]  # (R, C, S)
+            first = line[:, :, 0]
+            whole = (line == first[:, :, None]).all(axis=2)
+            if float(whole.mean()) < GRID_SHARE:
+                continue
+            values, counts = np.unique(first[whole], return_counts=True)
+            top = int(counts.argmax())
+            if counts[top] >= GRID_SHARE * rows * cols:
+                lines.append((axis, j, int(values[top])))
+    crossing = {c for a, _, c in lines if a == "row"} & {c for a, _, c in lines if a == "col"}
+    lines = [line for line in lines if line[2] in crossing]
+    if not lines:
+        return flat_bins
+    out = tiles.copy()
+    for axis, j, colour in lines:
+        view = out[:, j] if axis == "row" else out[:, :, :, j]
+        view[view == colour] = NO_COLOUR
+    return out.reshape(flat_bins.shape)
 
 
 def _bins(pixels: np.ndarray) -> np.ndarray:
@@ -133,7 +171,7 @@ def _colour_sets(
     by_row, by_col = [], []
     for start in range(0, len(used), WORD):
         chunk = used[start : start + WORD]
-        table = np.zeros(LEVELS**3, np.uint64)
+        table = np.zeros(LEVELS**3 + 1, np.uint64)  # NO_COLOUR: no bit
         table[chunk] = np.left_shift(np.uint64(1), np.arange(len(chunk), dtype=np.uint64))
         bits = np.take(table, flat_bins)
         rows_or = np.bitwise_or.reduce(bits.reshape(rows * size, cols, size), axis=2)
@@ -271,19 +309,48 @@ def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) 
     return None
 
 
-def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign) -> None:
+def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
+    """``(R, C, K + 1)`` which colours may be lent to each cell's painted pixels when no twin does: the
+    colours of the board's plain looks (cells showing the same colours in every band down and across
+    them: a blank revealed tile, a dithered covered one; two or more alike) that the cell shows, or all
+    its own colours when it shows no such look whole. A cell's own glyph, whose top the neighbour's
+    ink hid, then does not lend its ink to the hidden part. ``k``: the colours' count (index ``k`` is
+    the grid's lines, no colour, never lent)."""
+    rows, cols, size = ids.shape[0], ids.shape[1], ids.shape[2]
+    band = _bands(size, math.ceil(EDGE * size), math.ceil(STRIP * size))
+    cell = np.arange(rows * cols).reshape(rows, cols, 1, 1)
+    sets = []
+    for bands in (band[:, None], band[None, :]):  # down, then across
+        keys = ((cell * BANDS + bands) * (k + 1) + ids).ravel()
+        sets.append(np.bincount(keys, minlength=rows * cols * BANDS * (k + 1)).reshape(rows, cols, BANDS, -1))
+    by_band = np.concatenate(sets, axis=2) > 0
+    by_band[..., k] = False
+    whole = by_band.any(axis=2)
+    plain = (by_band == whole[:, :, None]).all(axis=(2, 3)) & ~taken & whole.any(axis=2)
+    looks, counts = np.unique(whole[plain], axis=0, return_counts=True)
+    grounds = looks[counts >= 2]
+    shown = (grounds[None, None] & ~whole[:, :, None]).sum(axis=3) == 0  # (R, C, G): shown whole
+    allowed = (shown[..., None] & grounds[None, None]).any(axis=2)
+    return np.where(allowed.any(axis=2, keepdims=True), allowed, whole)
+
+
+def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, k: int) -> None:
     """Paint over, in place, each foreign pixel of a top strip: with the same pixel of a twin cell
     (:func:`_twin`) when there is one, else with the nearest pixel an even number of rows further in
-    that is neither foreign nor of a foreign colour (an even step keeps a dither in phase)."""
+    that is neither foreign nor of a foreign colour, in a colour of the board's plainest looks the cell
+    shows (:func:`_ground_colours`; an even step keeps a dither in phase)."""
     size, strip = tiles.shape[2], foreign.pixels.shape[1]
     taken = np.zeros(ids.shape[:2], bool)
     taken[foreign.rows, foreign.cols] = True
-    for k, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
-        mask = foreign.pixels[k]
+    ground: np.ndarray | None = None
+    for m, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
+        mask = foreign.pixels[m]
         twin = _twin(ids, r, c, mask, taken)
         if twin is not None:
             tiles[r, c, :strip][mask] = tiles[r, twin, :strip][mask]
             continue
+        if ground is None:
+            ground = _ground_colours(ids, taken, k)
         y, x = np.nonzero(mask)
         bad = ids[r, c, y, x]
         done = np.zeros(len(y), bool)
@@ -291,9 +358,17 @@ def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign) -> None:
             sy = y + dy
             ok = ~done & (sy < size)
             sy = np.minimum(sy, size - 1)
-            ok &= ids[r, c, sy, x] != bad
+            ok &= (ids[r, c, sy, x] != bad) & ground[r, c][ids[r, c, sy, x]]
             tiles[r, c, y[ok], x[ok]] = tiles[r, c, sy[ok], x[ok]]
             done |= ok
+        if not done.all():  # no such pixel in its column: the nearest past the strip, in the same phase
+            py, px = np.nonzero(ground[r, c][ids[r, c, strip:]])
+            py = py + strip
+            for i in np.flatnonzero(~done):
+                near = ((py + px) % 2 == (y[i] + x[i]) % 2) & (ids[r, c, py, px] != bad[i])
+                if near.any():
+                    j = np.flatnonzero(near)[np.argmin(np.abs(py[near] - y[i]) + np.abs(px[near] - x[i]))]
+                    tiles[r, c, y[i], x[i]] = tiles[r, c, py[j], px[j]]
 
 
 _TURNS = (
@@ -324,42 +399,67 @@ def _cells_side_by_side(image: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np
     return np.take(image[ry], rx, axis=1)
 
 
+SIDE_NAMES = ("top", "bottom", "left", "right")
+"""The edges of :data:`_TURNS`, in order."""
+
+
+def _unturn(side: int, rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    """Cells found in the view that turns edge ``side`` to the top, as the board's own (row, col)."""
+    n_rows, n_cols = shape
+    if side == 0:
+        return rows, cols
+    if side == 1:
+        return n_rows - 1 - rows, cols
+    if side == 2:
+        return cols, rows
+    return cols, n_cols - 1 - rows
+
+
 def repair(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     """``image`` with every cell's foreign ink (a neighbour's glyph run on over the shared edge) painted
     over with the cell's own ground; the same array when there is none (nothing is copied then)."""
+    return repair_sides(image, geometry)[0]
+
+
+def repair_sides(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`repair`, and which edges of which cells were painted over (``(rows, cols, 4)`` bool, edges
+    in :data:`SIDE_NAMES` order; None when nothing was): a glyph of the cell's own may have gone on
+    under the neighbour's ink there (the cell drawn first), so that side of it is unseen, as if cut off."""
     if min(geometry.pitch_x, geometry.pitch_y) < MIN_PITCH:
-        return image
+        return image, None
     ys, xs, size = _cell_coords(geometry, image.shape)
     rows, cols = geometry.rows, geometry.cols
     strip, edge = math.ceil(STRIP * size), math.ceil(EDGE * size)
     board = _cells_side_by_side(image, ys, xs)
-    flat_bins = _bins(board)
-    used = np.flatnonzero(np.bincount(flat_bins.ravel(), minlength=LEVELS**3))
+    flat_bins = _grid_lines(_bins(board), rows, cols)
+    used = np.flatnonzero(np.bincount(flat_bins.ravel(), minlength=NO_COLOUR + 1)[:NO_COLOUR])
     if not _may_run_on(flat_bins, used, rows, cols, edge, strip):
-        return image
+        return image, None
     board = board.copy() if board.base is not None else board
-    index = np.zeros(LEVELS**3, np.int32)
+    index = np.full(NO_COLOUR + 1, len(used), np.int32)  # the grid's lines: one more index, no colour
     index[used] = np.arange(len(used))
     flat_ids = index[flat_bins]
-    near = _neighbours(used)
+    near = np.zeros((len(used) + 1, len(used) + 1), np.uint8)
+    near[:-1, :-1] = _neighbours(used)
     tiles = board.reshape(rows, size, cols, size, 3).transpose(0, 2, 1, 3, 4)
     ids = flat_ids.reshape(rows, size, cols, size).transpose(0, 2, 1, 3)
-    down, across = _presence(flat_ids, rows, cols, len(used), edge, strip)
-    changed = False
-    for turn, turn_bands in _TURNS:
+    down, across = _presence(flat_ids, rows, cols, len(used) + 1, edge, strip)
+    down[..., -1] = across[..., -1] = False  # the grid's lines are no colour shown
+    painted = np.zeros((rows, cols, len(_TURNS)), bool)
+    for side, (turn, turn_bands) in enumerate(_TURNS):
         foreign = foreign_from_above(turn(ids), turn_bands(down, across), near)
         if foreign is not None:  # (the block presence stays as first seen: a repair only removes ink)
-            _fill(turn(tiles), turn(ids), foreign)
-            changed = True
-    if not changed:
-        return image
+            _fill(turn(tiles), turn(ids), foreign, len(used))
+            painted[(*_unturn(side, foreign.rows, foreign.cols, (rows, cols)), side)] = True
+    if not painted.any():
+        return image, None
     out = image.copy()
     ry, rx = ys.ravel(), xs.ravel()
     if _contiguous(ry, rx):
         out[ry[0] : ry[-1] + 1, rx[0] : rx[-1] + 1] = board
     else:
         out[np.ix_(ry, rx)] = board  # a pixel repeated by a fractional pitch: its last copy
-    return out
+    return out, painted
 
 
-__all__ = ["Foreign", "foreign_from_above", "repair"]
+__all__ = ["SIDE_NAMES", "Foreign", "foreign_from_above", "repair", "repair_sides"]
