@@ -365,7 +365,9 @@ class _Board:
     def refine(self, axis: int) -> _Axis:
         """The start to a small fraction of a pixel, at the axis's pitch.
 
-        Each tile start is put, to a whole pixel, where its steps best match the board's mean
+        The lines are first moved a pixel onto the mean boundary's peak when they sit beside it (from a
+        start of half a pixel, rounding puts them either side). Each tile start is put, to a whole
+        pixel, where its steps best match the board's mean
         boundary (so a boundary whose row mixes kinds differently is not pulled); the start is the
         centre of the starts whose rounded boundaries hit the most of them, moved to the centroid of
         the mean boundary's steps beside its peak (so a line or a seam is split mid-way).
@@ -382,6 +384,11 @@ class _Board:
 
         here = local(lines)
         mean = here.mean(axis=0)
+        peak = int(np.argmax(mean)) - reach  # a line a pixel off its peak: the mean boundary centred first
+        if peak and abs(peak) == 1:
+            lines = lines + peak
+            here = local(lines)
+            mean = here.mean(axis=0)
         shifts = np.arange(-2, 3)
         centred = mean - mean.mean()  # a textured tile's steady steps match every shift alike
         fit = np.stack([(local(lines + d) * centred).sum(axis=1) for d in shifts], axis=1)
