@@ -133,6 +133,8 @@ class LiveReport:
     """Trusted readings compared cell by cell with the client's own account (``--check-reads``)."""
     misread_cells: int = 0
     """Cells a trusted reading showed revealed or flagged otherwise than the client's own account."""
+    per_game: list[dict[str, object]] = field(default_factory=list)
+    """Each game in brief: how it ended and was seen, clicks, guesses, seconds (to classify its end)."""
 
     def add(
         self,
@@ -156,6 +158,17 @@ class LiveReport:
         self.errors.extend(f"game {index}: {text}" for text in outside)
         self.statuses.append(result.status)
         self.rules.append(result.rule)
+        self.per_game.append(
+            {
+                "status": result.status,
+                "client": outcome,
+                "ended_by": result.ended_by,
+                "clicks": result.clicks,
+                "guesses": result.guesses,
+                "rereads": result.rereads,
+                "seconds": round(result.seconds, 3),
+            }
+        )
         self.client_statuses.append(outcome)
         self.rereads += result.rereads
         self.relocations += result.relocations
@@ -205,6 +218,8 @@ class LiveReport:
             "mine_sources": self.mine_sources,
             "wrong_mines": self.wrong_mines,
             "new_game_way": self.new_game_way,
+            "lost_without_a_guess": sum(g["status"] == "lost" and not g["guesses"] for g in self.per_game),
+            "per_game": self.per_game,
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
@@ -225,7 +240,8 @@ class LiveReport:
             f"{self.client} {self.level}: {self.wins}/{self.games} won = "
             f"{100 * (d['win_rate'] or 0):.1f}% (95% CI {100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}%)",
             f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops} (crashes {self.crashes}); "
-            f"clicks outside the board: {self.clicks_outside}; re-reads: {self.rereads}; "
+            f"clicks outside the board: {self.clicks_outside}; lost with no guess: "
+            f"{d['lost_without_a_guess']}; re-reads: {self.rereads}; "
             f"window moves: {self.moves_of_window}, relocations: {self.relocations}; "
             f"new games by: {self.new_game_way or '-'}; mine totals from: "
             f"{', '.join(sorted(set(self.mine_sources) - {''})) or '-'} ({self.wrong_mines} wrong)",

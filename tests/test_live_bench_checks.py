@@ -47,3 +47,20 @@ def test_a_reading_is_checked_cell_by_cell_against_the_clients_own_account():
     checker(Board.from_text("1..\n...\n..."), [])
     assert report.checked_reads == 2 and "no truth to check a reading against" in report.errors[-1]
     assert "cells misread: 2" in report.format()
+
+
+def test_each_game_is_reported_in_brief_and_a_loss_with_no_guess_is_counted():
+    from bot.agent.results import GameResult
+
+    bench = live_bench()
+    report = bench.LiveReport("fake", "3x3/1")
+    report.add(0, GameResult(0, "lost", 1.5, clicks=7, guesses=2, ended_by="face"), "lost", [])
+    report.add(1, GameResult(1, "lost", 0.5, clicks=3, guesses=0, ended_by="board"), "lost", [])
+    report.add(2, GameResult(2, "won", 2.0, clicks=9, guesses=1, ended_by="face"), "won", [])
+    data = report.to_dict()
+    assert data["lost_without_a_guess"] == 1
+    assert [(g["status"], g["client"], g["clicks"], g["guesses"]) for g in data["per_game"]] == [
+        ("lost", "lost", 7, 2),
+        ("lost", "lost", 3, 0),
+        ("won", "won", 9, 1),
+    ]
