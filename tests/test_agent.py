@@ -1117,6 +1117,29 @@ def test_the_last_safe_cells_opened_by_an_area_win_though_not_all_were_clicked(m
     assert player._judged_by_logic(painted) is None
 
 
+def test_a_window_moved_after_the_last_safe_cells_were_partly_clicked_is_no_win(monkeypatch):
+    """The batch of the last safe cells stopped before its last cell (a tooltip changed it), then the
+    window moved: where the board was, every cell looks changed, the revealed ones too, as if a dialog
+    covered them all. That proves nothing: the board is elsewhere, so no end is judged (live,
+    JSMinesweeper moved every 5 moves: 'won' while the client was still playing)."""
+    from bot.agent.player import LastClicks
+
+    client = SimClient("beginner", rule="zero", seed=3, screen_size=(640, 480), origin=(40, 40))
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    image = player._grab()
+    player._view, player._last_seen = player._inner(image), client.game.board  # the last trusted look
+    board = Board.from_text("\n".join(["1110" + "0" * 5, "..." + "0" * 6] + ["0" * 9] * 7), mines=1)
+    first, second = (Move(Action.OPEN, (1, c), 0.0, "proven", ((1, c),)) for c in (0, 1))
+    player._last_clicks = LastClicks(board, image, (first,), True, (first, second))
+    client.move_window((63, 51))
+    moved = player._grab()
+    assert player._judged_by_logic(moved) is None
+    client.move_window((40, 40))  # back where it was: the same frame with a dialog over the board wins
+    dialog = paint_cells(image, player._region_geometry(), [(r, c) for r in range(4) for c in range(5)], 100)
+    assert player._judged_by_logic(dialog).status is GameStatus.WON
+
+
 def paint_cells(image: np.ndarray, geometry, cells, level: int) -> np.ndarray:
     """A copy of ``image`` with each of ``cells`` painted one grey ``level``."""
     out = image.copy()

@@ -609,6 +609,30 @@ class Player:
         return classify_cells(image, geometry, self.skin), find_face(image, geometry, self.skin)
 
     def _judged_by_logic(self, image: np.ndarray) -> Sight | None:
+        """An ended game the last clicks prove (:meth:`_ended_by_the_clicks`) on a board still where it
+        was, or None. A grab where a moved board was shows every cell changed, revealed ones too, as a
+        dialog over the whole board would: when the board's last trusted look is elsewhere on the
+        screen, nothing the grab shows is judged (the board is followed instead)."""
+        sight = self._ended_by_the_clicks(image)
+        if sight is None or not self._moved_on_screen():
+            return sight
+        LOGGER.info("the board moved: no end is judged from where it was (%s)", sight.ended_by)
+        return None
+
+    def _moved_on_screen(self) -> bool:
+        """Whether the board's last trusted look shows elsewhere on the whole screen (:meth:`_follow`);
+        also when the screen cannot be grabbed (nothing then shows the board is where it was)."""
+        try:
+            _, screen = self._screen_image()
+        except CaptureError as exc:
+            LOGGER.info("the screen cannot be grabbed: %s", exc)
+            return True
+        g, old = self._follow(screen), self._image_geometry
+        if g is None or old is None:
+            return False  # covered (a dialog), or no look yet: judged where it was
+        return abs(g.left - old.left) > SAME_PLACE_PIXELS or abs(g.top - old.top) > SAME_PLACE_PIXELS
+
+    def _ended_by_the_clicks(self, image: np.ndarray) -> Sight | None:
         """An ended game the last clicks prove, on a screen that cannot be read or trusted, or None.
 
         Won: the clicks opened the last safe cells (:func:`won_by_opening`), the screen changed after
