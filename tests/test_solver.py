@@ -399,7 +399,6 @@ def test_blended_safety_counted_at_once_is_what_revealing_each_value_reports():
 
 
 def test_living_blend_leaves_out_cells_whose_number_is_already_certain():
-    from bot.errors import ContradictionError as Impossible
     from bot.solver.lookahead import value_outcomes
 
     checked = dropped = 0
@@ -426,3 +425,18 @@ def test_living_blend_leaves_out_cells_whose_number_is_already_certain():
                 assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
                 checked += 1
     assert checked > 200 and dropped > 10
+
+
+def test_count_around_counts_each_cells_set_neighbours():
+    from bot.solver.rules import count_around
+
+    rng = np.random.default_rng(5)
+    for rows, cols in [(1, 1), (1, 6), (5, 1), (2, 2), (9, 9), (16, 30)]:
+        for _ in range(20):
+            mask = rng.random((rows, cols)) < 0.4
+            nbrs = neighbour_table(rows, cols)
+            flat = mask.ravel()
+            expected = np.array([sum(int(flat[k]) for k in nbrs[j]) for j in range(rows * cols)])
+            got = count_around(mask)
+            assert got.dtype == np.int16 and got.shape == (rows, cols)
+            assert np.array_equal(got.ravel(), expected)
