@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
@@ -61,7 +62,7 @@ from bot.vision.digits import (
 )
 from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape, shape_distance
 from bot.vision.grid import MIN_SIDE
-from bot.vision.overdraw import SIDE_NAMES, repair_sides
+from bot.vision.overdraw import SIDE_NAMES, STRIP, repair_runs, runs_on
 
 LOGGER = logging.getLogger(__name__)
 
@@ -219,6 +220,9 @@ class Group:
     unseen: tuple[str, ...] = ()
     """Sides of its cells where a neighbour's glyph was painted over (:func:`repair_sides`): its own glyph
     may go on under it there, as if cut off by the cell's edge."""
+    runs: np.ndarray | None = None
+    """``(4, size, size)`` the ink its glyph draws past each side of its cells, painted over in the
+    neighbour (:func:`bot.vision.overdraw.runs_on`): part of its own glyph (:func:`run_on_ink`)."""
     why: str = ""
 
 
@@ -576,6 +580,39 @@ def ink_of(
     return np.where(grown, ink, 0.0).astype(np.float32)
 
 
+RUN_ON_TURNS = (2, 0, 1, 3)
+"""Quarter turns (``np.rot90``) that bring each side of :data:`SIDE_NAMES` to the bottom."""
+
+
+def run_on_ink(ink: np.ndarray, runs: np.ndarray, margin: int) -> np.ndarray:
+    """A glyph's ink (:func:`ink_of` with ``margin``) with the ink it draws past its cell's sides
+    (``runs``, :func:`bot.vision.overdraw.runs_on`) put back beside it, as far as a neighbour's strip
+    reaches, and the grid line between bridged in the columns where ink meets it from both sides (the
+    line is drawn over the glyph there): the glyph whole, as the client drew it."""
+    depth = math.ceil(STRIP * TILE)
+    canvas = np.zeros((3 * TILE, 3 * TILE), np.float32)
+    inner = slice(TILE + margin, 2 * TILE - margin)
+    canvas[inner, inner] = ink
+    extent = [0, 0, 0, 0]
+    for side, turns in enumerate(RUN_ON_TURNS):
+        if not runs[side].any():
+            continue
+        block = cv2.resize(runs[side].astype(np.float32), (TILE, TILE), interpolation=cv2.INTER_LINEAR)
+        block = np.rot90(block, turns)
+        view = np.rot90(canvas, turns)  # a view: the side at the bottom, the neighbour below
+        past = view[2 * TILE : 2 * TILE + depth, inner]
+        past[:] = block[:depth, margin : TILE - margin]
+        meets = (view[2 * TILE - margin - 1, inner] >= 0.5) & (past >= 0.5).any(axis=0)
+        first = (past >= 0.5).argmax(axis=0)
+        for col in np.flatnonzero(meets):
+            view[2 * TILE - margin : 2 * TILE + first[col], TILE + margin + col] = 1.0
+        extent[side] = margin + depth
+    return canvas[
+        TILE + margin - extent[0] : 2 * TILE - margin + extent[1],
+        TILE + margin - extent[2] : 2 * TILE - margin + extent[3],
+    ]
+
+
 # -- glyph shapes ------------------------------------------------------------------------------------
 
 
@@ -668,9 +705,12 @@ def shape_of(
 ) -> None:
     """Name a glyph group's shape (cross, mine, digit or other mark) from its ink; a digit's value is
     settled later, with the whole board (:mod:`bot.vision.digits`)."""
-    ink = ink_of(group.tile, base, GLYPH_MARGIN if base is not None else INSET, known)
+    margin = GLYPH_MARGIN if base is not None else INSET
+    ink = ink_of(group.tile, base, margin, known)
     group.colours = ink_colours(group.tile, ink, balance)
     group.ink = ink_colour(group.tile, ink)
+    if group.runs is not None and (ink >= 0.5).any():
+        ink = run_on_ink(ink, group.runs, margin)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
         return
@@ -1072,7 +1112,8 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     when the board's own glyph of it (a group its shape alone names) is farther from the group's glyph
     than that glyph is from its nearest other reference digit, and than the board's glyph is from the
     reference: the same digit of one font differs between cells only by rendering, far less than two
-    digits differ (a bold 6 and 5 of one ink are otherwise near alike)."""
+    digits differ (a bold 6 and 5 of one ink are otherwise near alike). A glyph cut off by its cell's
+    edge where the board's glyph is whole is not compared with it (a 2 whose foot a neighbour hides)."""
     costs = np.stack([g.costs for g in gs])
     raw = np.stack([g.raw_costs for g in gs])
     weighted = np.stack([g.weighted for g in gs])
@@ -1081,6 +1122,8 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for b, d in enumerate(sure):
             if d is None or b == a or sure[a] == d or g.glyph is None or gs[b].glyph is None:
                 continue
+            if set(g.glyph.cut) - set(gs[b].glyph.cut):
+                continue  # cut off where the board's glyph is whole: the two show different parts
             others = np.delete(np.minimum(g.costs, g.raw_costs), d - 1)  # type: ignore[arg-type]
             apart = shape_distance(g.glyph, gs[b].glyph)
             if apart > max(float(others.min()), float(gs[b].costs[d - 1])):  # type: ignore[index]
@@ -1298,7 +1341,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     frame is read.
     """
     rows, cols = geometry.rows, geometry.cols
-    repaired, painted = repair_sides(image, geometry)  # glyphs spilling into the next cell painted over
+    repaired, painted, pixels = repair_runs(image, geometry)  # glyphs spilling over painted over
     crop = crop_board(repaired, geometry)
     looks = looks_of(crop)
     states = np.full(rows * cols, -1, np.int16)
@@ -1353,6 +1396,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             g.unseen = tuple(
                 n for n, hit in zip(SIDE_NAMES, sides[g.members].any(axis=0), strict=True) if hit
             )
+            g.runs = runs_on(pixels, g.members)  # type: ignore[arg-type]
     named = name_groups(groups, texture, rows, cols)
     for g, s in zip(groups, named, strict=True):
         states[g.members] = int(s)

@@ -425,8 +425,18 @@ def repair_sides(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.
     """:func:`repair`, and which edges of which cells were painted over (``(rows, cols, 4)`` bool, edges
     in :data:`SIDE_NAMES` order; None when nothing was): a glyph of the cell's own may have gone on
     under the neighbour's ink there (the cell drawn first), so that side of it is unseen, as if cut off."""
+    out, painted, _ = repair_runs(image, geometry)
+    return out, painted
+
+
+def repair_runs(
+    image: np.ndarray, geometry: Geometry
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """:func:`repair_sides`, and the pixels painted over: ``(rows, cols, 4, size, size)`` bool, each
+    cell's own pixels (``size`` the pitch rounded) along each edge (None when nothing was). They are the
+    neighbour's glyph running on: :func:`runs_on` gives them back to the cell they came from."""
     if min(geometry.pitch_x, geometry.pitch_y) < MIN_PITCH:
-        return image, None
+        return image, None, None
     ys, xs, size = _cell_coords(geometry, image.shape)
     rows, cols = geometry.rows, geometry.cols
     strip, edge = math.ceil(STRIP * size), math.ceil(EDGE * size)
@@ -434,7 +444,7 @@ def repair_sides(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.
     flat_bins = _grid_lines(_bins(board), rows, cols)
     used = np.flatnonzero(np.bincount(flat_bins.ravel(), minlength=NO_COLOUR + 1)[:NO_COLOUR])
     if not _may_run_on(flat_bins, used, rows, cols, edge, strip):
-        return image, None
+        return image, None, None
     board = board.copy() if board.base is not None else board
     index = np.full(NO_COLOUR + 1, len(used), np.int32)  # the grid's lines: one more index, no colour
     index[used] = np.arange(len(used))
@@ -446,20 +456,44 @@ def repair_sides(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.
     down, across = _presence(flat_ids, rows, cols, len(used) + 1, edge, strip)
     down[..., -1] = across[..., -1] = False  # the grid's lines are no colour shown
     painted = np.zeros((rows, cols, len(_TURNS)), bool)
+    pixels = np.zeros((rows, cols, len(_TURNS), size, size), bool)
     for side, (turn, turn_bands) in enumerate(_TURNS):
         foreign = foreign_from_above(turn(ids), turn_bands(down, across), near)
         if foreign is not None:  # (the block presence stays as first seen: a repair only removes ink)
             _fill(turn(tiles), turn(ids), foreign, len(used))
             painted[(*_unturn(side, foreign.rows, foreign.cols, (rows, cols)), side)] = True
+            turn(pixels[:, :, side])[foreign.rows, foreign.cols, : foreign.pixels.shape[1]] = foreign.pixels
     if not painted.any():
-        return image, None
+        return image, None, None
     out = image.copy()
     ry, rx = ys.ravel(), xs.ravel()
     if _contiguous(ry, rx):
         out[ry[0] : ry[-1] + 1, rx[0] : rx[-1] + 1] = board
     else:
         out[np.ix_(ry, rx)] = board  # a pixel repeated by a fractional pitch: its last copy
-    return out, painted
+    return out, painted, pixels
 
 
-__all__ = ["SIDE_NAMES", "Foreign", "foreign_from_above", "repair", "repair_sides"]
+OPPOSITE = (1, 0, 3, 2)
+"""For each edge of :data:`SIDE_NAMES`, the neighbour's edge it faces."""
+STEP = ((-1, 0), (1, 0), (0, -1), (0, 1))
+"""For each edge of :data:`SIDE_NAMES`, the (row, col) step to the neighbour across it."""
+
+
+def runs_on(pixels: np.ndarray, members: np.ndarray) -> np.ndarray | None:
+    """``(4, size, size)`` bool: the ink cells (``members``, flat indices) draw past each of their edges,
+    in the neighbour's own pixels (the neighbour's painted pixels along the edge facing the cell, any
+    member's: a glyph runs on alike from every cell showing it, but a neighbour redrawn later hides it);
+    None when none does. ``pixels``: :func:`repair_runs`'s painted pixels."""
+    rows, cols = pixels.shape[:2]
+    r, c = np.divmod(np.asarray(members), cols)
+    out = np.zeros((4, *pixels.shape[3:]), bool)
+    for side, (dr, dc) in enumerate(STEP):
+        nr, nc = r + dr, c + dc
+        inside = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
+        if inside.any():
+            out[side] = pixels[nr[inside], nc[inside], OPPOSITE[side]].any(axis=0)
+    return out if out.any() else None
+
+
+__all__ = ["SIDE_NAMES", "Foreign", "foreign_from_above", "repair", "repair_runs", "repair_sides", "runs_on"]
