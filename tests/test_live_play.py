@@ -65,6 +65,17 @@ def live_bench(
     return report, run
 
 
+def stop(run: subprocess.Popen) -> None:
+    """End a run that is still going: SIGTERM first (live_bench then stops what it started), then kill."""
+    if run.poll() is None:
+        run.terminate()
+        try:
+            run.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            run.wait()
+
+
 def assert_games_finished(report: dict, run: subprocess.CompletedProcess) -> None:
     """Every game ended in a win or a loss the bot saw, with no error."""
     assert report["errors"] == [], run.stdout
@@ -158,10 +169,46 @@ def test_ctrl_c_stops_the_run_cleanly(tmp_path):
         run.send_signal(signal.SIGINT)
         out, _ = run.communicate(timeout=60)
     finally:
-        if run.poll() is None:
-            run.kill()
+        stop(run)
     assert run.returncode == 130, out
     report = json.loads(report_path.read_text())
     assert report["interrupted"] and report["games"] < 200
+    assert report["clicks_outside_board"] == 0 and report["crashes"] == 0
+    assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
+
+
+@pytest.mark.slow
+def test_the_fail_safe_stops_the_run_cleanly(tmp_path):
+    """The pointer pushed into a screen corner mid-run (as a user would, with another program): the run
+    stops at the bot's next move, says it was the fail-safe, exits 130, and nothing is left running."""
+    missing = missing_programs("xdemineur")  # xdotool among them
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+    report_path = tmp_path / "report.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "live_bench.py"), "--client", "xdemineur"]
+    run = subprocess.Popen(
+        [*command, "--games", "200", "--quiet", "--verbose", "--json", str(report_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        display = ""
+        for line in run.stderr:  # the display the run started, logged when it is up
+            if " is up (" in line and "Xvfb :" in line:
+                display = line.split("Xvfb ", 1)[1].split()[0]
+            if display and "board " in line and " at Region(" in line:  # a game is being played
+                break
+        assert display, "the run never said which display it started"
+        time.sleep(2)
+        env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+        subprocess.run([find_program("xdotool"), "mousemove", "0", "0"], env=env, check=True, timeout=10)
+        out, _ = run.communicate(timeout=120)
+    finally:
+        stop(run)
+    assert run.returncode == 130, out
+    report = json.loads(report_path.read_text())
+    assert "fail-safe" in report["interrupted"] and report["games"] < 200
     assert report["clicks_outside_board"] == 0 and report["crashes"] == 0
     assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
