@@ -133,6 +133,10 @@ class LiveReport:
     """Trusted readings compared cell by cell with the client's own account (``--check-reads``)."""
     misread_cells: int = 0
     """Cells a trusted reading showed revealed or flagged otherwise than the client's own account."""
+    lagging_reads: int = 0
+    """Checked readings that showed covered a cell the client's account has open (the drawing lagged)."""
+    stale_guesses: int = 0
+    """Of those, readings the bot guessed on (a guess on a board not yet drawn in full may be needless)."""
     per_game: list[dict[str, object]] = field(default_factory=list)
     """Each game in brief: how it ended and was seen, clicks, guesses, seconds (to classify its end)."""
 
@@ -214,6 +218,8 @@ class LiveReport:
             "interrupted": self.interrupted,
             "checked_reads": self.checked_reads,
             "misread_cells": self.misread_cells,
+            "lagging_reads": self.lagging_reads,
+            "stale_guesses": self.stale_guesses,
             "mines_given": self.mines_given,
             "mine_sources": self.mine_sources,
             "wrong_mines": self.wrong_mines,
@@ -256,7 +262,8 @@ class LiveReport:
         if self.checked_reads:
             lines.append(
                 f"readings checked against the client's own account: {self.checked_reads}, "
-                f"cells misread: {self.misread_cells}"
+                f"cells misread: {self.misread_cells}; lagging (a cell open there read covered): "
+                f"{self.lagging_reads}, guessed on: {self.stale_guesses}"
             )
         if self.interrupted:
             lines.append(f"stopped after {self.games} game(s): {self.interrupted}")
@@ -385,6 +392,10 @@ class ReadChecker:
         read = board.cells
         shown = read != int(Cell.COVERED)
         wrong = shown & (read != truth.cells) if truth.shape == board.shape else shown
+        if truth.shape == board.shape and (~shown & truth.revealed_mask()).any():
+            self.report.lagging_reads += 1
+            if any(getattr(move, "probability", 0.0) > 0 for move in moves):
+                self.report.stale_guesses += 1
         if wrong.any():
             self.report.misread_cells += int(wrong.sum())
             cells = [tuple(int(v) for v in cell) for cell in np.argwhere(wrong)[:5]]

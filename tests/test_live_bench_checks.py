@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.board import Board
 from bot.errors import MinebotError
+from bot.solver import Action, Move
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,9 +44,16 @@ def test_a_reading_is_checked_cell_by_cell_against_the_clients_own_account():
     assert report.errors == [
         "game 0: misread 2 cell(s), e.g. (0, 1) read '3', is '2', (2, 2) read 'F', is '.'"
     ]
+    assert (report.lagging_reads, report.stale_guesses) == (1, 0)
+    checker.client = Truthful("123\n...\n...")
+    guess = Move(Action.OPEN, (2, 0), 0.3, "a guess", ((2, 0),))
+    checker(Board.from_text("12.\n...\n..."), [guess])  # (0, 2) open there, read covered: guessed on
+    checker(Board.from_text("12.\n...\n..."), [Move(Action.OPEN, (2, 0), 0.0, "safe", ((2, 0),))])
+    checker(Board.from_text("123\n...\n..."), [guess])  # drawn in full: no lag
+    assert (report.checked_reads, report.lagging_reads, report.stale_guesses) == (5, 3, 1)
     checker.client = Truthful(None)
     checker(Board.from_text("1..\n...\n..."), [])
-    assert report.checked_reads == 2 and "no truth to check a reading against" in report.errors[-1]
+    assert report.checked_reads == 5 and "no truth to check a reading against" in report.errors[-1]
     assert "cells misread: 2" in report.format()
 
 
