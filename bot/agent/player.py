@@ -159,6 +159,10 @@ the ring is taken further out, at most this many times; then it is no longer che
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+BUTTON_TICK = 1.5
+"""Seconds into a game when the band above the board is grabbed a second time, while the game is on:
+what changed by then (a timer) is not the status button (:meth:`Player._watch_button`)."""
+
 UNANSWERED_CLICKS = 3
 """Clicks in a row after which the screen did not change at all: the client is not taking the clicks
 (paused, covered, or what was read is no board), so the game stops rather than click on."""
@@ -264,6 +268,12 @@ class Player:
         self._ring_outs = 0
         """Times the ring was found to show the board's own drawing (see :data:`RING_GAP_STEPS`), this
         session: the ring is that many ``RING`` pixels further out."""
+        self._button: Region | None = None
+        """A status button learned by what it does (:mod:`bot.vision.button`) where no face template
+        found one: its place relative to the board's top-left corner, in screen pixels."""
+        self._button_frames: list[tuple[float, np.ndarray]] = []
+        """Grabs of the band above the board this game (time, pixels): at its start and while it is on."""
+        self._button_relocations = 0
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -1170,6 +1180,7 @@ class Player:
         clicked: list[Coord] = []
         first: tuple[Board, Coord] | None = None
         self._last_clicks = self._frame = None
+        self._button_frames, self._button_relocations = [], self.relocations
         ring_failures = 0
         unanswered = 0
         while True:
@@ -1190,6 +1201,7 @@ class Player:
                         f"cell {cell} was certain to be safe but holds a mine: an earlier misread"
                     )
             self._view, self._last_seen, self._frame = self._inner(sight.image), sight.board, sight.image
+            self._watch_button(sight.status)
             if sight.status is not GameStatus.PLAYING:
                 result.status = sight.status.value
                 result.ended_by = sight.ended_by
@@ -1249,6 +1261,71 @@ class Player:
 
     # -- new games --------------------------------------------------------------------------------
 
+    def _face_region(self) -> Region | None:
+        """The face button on screen: the one a skin's templates found, else the one learned."""
+        if self.geometry is None:
+            return None
+        if self.geometry.face is not None or self._button is None:
+            return self.geometry.face
+        b = self._button
+        return Region(round(self.geometry.left) + b.left, round(self.geometry.top) + b.top, b.width, b.height)
+
+    def _band_grab(self) -> tuple[Region, np.ndarray, Geometry] | None:
+        """The band above the board (screen region, its pixels, and the board's geometry in them)."""
+        from bot.vision.button import BAND_ROWS
+
+        assert self.geometry is not None and self._image_geometry is not None
+        screen = self._screen or self.capture.screen_region()
+        board, pitch = self.geometry.region(), max(self.geometry.pitch_x, self.geometry.pitch_y)
+        left = max(screen.left, round(board.left - pitch))
+        right = min(screen.right, round(board.right + pitch))
+        top, bottom = max(screen.top, round(board.top - BAND_ROWS * pitch)), board.top
+        if bottom - top < 1 or right - left < 1:
+            return None
+        region = Region(left, top, right - left, bottom - top)
+        try:
+            image = self.capture.grab(region)
+        except CaptureError:
+            return None
+        r = image.shape[1] / region.width
+        origin = ((region.left - screen.left) * r, (region.top - screen.top) * r)
+        return region, image, self._image_geometry.offset(-origin[0], -origin[1])
+
+    def _watch_button(self, status: GameStatus) -> None:
+        """Learn the status button of a client whose face no template finds, by what it does: the band
+        above the board is grabbed as a game starts, once more while it is on, and as it ends; the one
+        square patch that changed only at the end is the button (:func:`bot.vision.button.status_button`).
+        """
+        if self.geometry is None or self.geometry.face is not None or self._button is not None:
+            return
+        if self.relocations != self._button_relocations:  # the window moved: the grabs are not alike
+            self._button_frames = []
+            return
+        frames = self._button_frames
+        if status is GameStatus.PLAYING:
+            if len(frames) < 2 and (not frames or self.clock() - frames[0][0] >= BUTTON_TICK):
+                grab = self._band_grab()
+                if grab is not None:
+                    frames.append((self.clock(), grab[1]))
+            return
+        grab = self._band_grab() if frames else None
+        if grab is None:
+            return
+        from bot.vision.button import status_button
+
+        region, end, g = grab
+        ticking = frames[1][1] if len(frames) > 1 else None
+        found = status_button(frames[0][1], end, g, ticking)
+        if found is None:
+            return
+        r = end.shape[1] / region.width
+        left, top = region.left + round(found.left / r), region.top + round(found.top / r)
+        width, height = max(1, round(found.width / r)), max(1, round(found.height / r))
+        self._button = Region(left - round(self.geometry.left), top - round(self.geometry.top), width, height)
+        LOGGER.info(
+            "the status button above the board: %s (its look changed as the game ended)", self._face_region()
+        )
+
     def _new_game_ways(self) -> list[NewGame]:
         """The ways to try, in order: the one asked for, else the one that worked, the skin's, the rest."""
         asked = self.options.new_game
@@ -1260,7 +1337,7 @@ class Player:
         for name in names:
             if not name or name in ways or name == "click":
                 continue
-            if name == "face" and (self.geometry is None or self.geometry.face is None):
+            if name == "face" and self._face_region() is None:
                 continue
             if name == "restart" and self.restart is None:
                 continue
@@ -1271,9 +1348,11 @@ class Player:
         """Send what starts a new game one way."""
         assert self.geometry is not None
         if way.way == "face":
-            face = self.geometry.face
+            face = self._face_region()
             if face is None:
                 raise MinebotError("no face button was found to start a new game with")
+            if face is not self.geometry.face and face not in self.mouse.extra_allowed:
+                self.mouse.allow(face)  # the learned button: clicked only to start a new game
             self.mouse.click(face.left + face.width // 2, face.top + face.height // 2)
         elif way.way == "F2":
             self.mouse.press("F2")
@@ -1299,8 +1378,9 @@ class Player:
 
     def _fresh_game_shown(self, way: NewGame, before: Board | None) -> bool:
         """Whether a new game is on screen (within ``settle_timeout``, ``restart_wait`` after a restart):
-        the board found again, playing, and neither the board the last game ended on nor the one on
-        screen ``before`` the new game was asked for (unless that was untouched too)."""
+        the board found again, playing, showing no flag (a new game has none: flags read there are an
+        old game's, or a lost board's mines misread), and neither the board the last game ended on nor
+        the one on screen ``before`` the new game was asked for (unless that was untouched too)."""
         wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
         deadline = self.clock() + wait
         while True:
@@ -1308,8 +1388,11 @@ class Player:
                 self.locate()
                 board = self._read(self._grab())
                 changed = before is None or board.board != before or board.board.is_fresh()
+                flagged = bool((board.board.cells == Cell.FLAG).any())
                 if board.status is GameStatus.PLAYING and board.board != self._last_board and changed:
-                    return True
+                    if not flagged:
+                        return True
+                    LOGGER.info("no new game yet: the board shows flags")
             except (RecognitionError, CaptureError, BoardNotFoundError) as exc:
                 LOGGER.info("no new game yet: %s", exc)
             if self.clock() > deadline:
@@ -1339,6 +1422,9 @@ class Player:
             if self._fresh_game_shown(way, before):
                 self.new_game_way = str(way)
                 return
+            if way.way == "face" and self._button is not None and self.geometry.face is None:
+                LOGGER.warning("the button learned above the board started no new game: forgotten")
+                self._button = None
             tried.append(f"{way}: no new game showed")
         raise MinebotError(
             "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
