@@ -147,8 +147,9 @@ def _xdotool(env: dict[str, str], *args: str) -> str:
     return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, check=False).stdout
 
 
-def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
-    """One game on a fresh client: the bot's result line (its results log), or an error line."""
+def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: int = 1) -> list[dict]:
+    """``session`` games on a fresh client in one bot process (the bot starts every game after the first
+    itself: the face, F2, ...): the bot's result lines (its results log), or an error line."""
     with tempfile.TemporaryDirectory() as config, VirtualDisplay(*SCREEN) as display:
         env = dict(display.env, NO_AT_BRIDGE="1", XDG_CONFIG_HOME=config)
         files = list(client.config)
@@ -180,16 +181,21 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float) -> dict:
                 time.sleep(2)
             before = log.read_text().count("\n") if log.exists() else 0
             bot_env = dict(os.environ, **display.env)
-            cmd = [sys.executable, "-m", "bot", "play", "--games", "1", "--time-limit", str(seconds)]
+            cmd = [sys.executable, "-m", "bot", "play", "--games", str(session)]
+            cmd += ["--time-limit", str(seconds * session)]
             cmd += ["--save-frames", str(frames), "--results-log", str(log)]
             started = time.monotonic()
-            limit = seconds + 60
+            limit = seconds * session + 60
             done = subprocess.run(cmd, cwd=ROOT, env=bot_env, capture_output=True, text=True, timeout=limit)
             lines = log.read_text().splitlines() if log.exists() else []
-            if len(lines) > before:
-                return json.loads(lines[-1])
+            played = [json.loads(line) for line in lines[before:]]
+            new_game = [line for line in done.stdout.splitlines() if "new games by" in line]
+            for line in played:
+                line["new_games_by"] = new_game[0].strip() if new_game else ""
+            if len(played) == session:
+                return played
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            return {"status": "error", "error": tail[0], "seconds": time.monotonic() - started}
+            return [*played, {"status": "error", "error": tail[0], "seconds": time.monotonic() - started}]
         finally:  # the whole session: dbus-run-session's bus and client go too
             os.killpg(game.pid, signal.SIGTERM)
             try:
@@ -220,6 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client", choices=sorted(CLIENTS), action="append", help="default: all")
     parser.add_argument("--games", type=int, default=3, help="games per client (default 3)")
     parser.add_argument("--seconds", type=float, default=GAME_SECONDS, help="time limit per game")
+    parser.add_argument(
+        "--session",
+        type=int,
+        default=1,
+        help="games per client process: the bot starts each game after the first itself (default 1)",
+    )
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "minebot-unseen")
     parser.add_argument("--json", type=Path, help="write the per-game lines and summaries here")
     args = parser.parse_args(argv)
@@ -235,11 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         log = args.out / f"{slug}.jsonl"
         log.parent.mkdir(parents=True, exist_ok=True)
         games: list[dict] = []
-        for k in range(args.games):
-            line = play_one(client, log, args.out / f"frames-{slug}", args.seconds)
-            games.append(line)
-            said = f"{line.get('status')} {line.get('clicks', 0)} clicks {line.get('error') or ''}"
-            print(f"{name} game {k}: {said}"[:220])
+        while len(games) < args.games:
+            session = min(args.session, args.games - len(games))
+            for line in play_one(client, log, args.out / f"frames-{slug}", args.seconds, session):
+                said = f"{line.get('status')} {line.get('clicks', 0)} clicks {line.get('error') or ''}"
+                print(f"{name} game {len(games)}: {said} {line.get('new_games_by', '')}"[:260])
+                games.append(line)
         results[name] = games
     table = [summary(name, games) for name, games in results.items()]
     print("\n| client | games | won | lost | stopped | clicks / game | own ms p50 (median game) |")
