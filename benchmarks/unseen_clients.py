@@ -194,7 +194,8 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: i
                 line["new_games_by"] = new_game[0].strip() if new_game else ""
             if len(played) == session:
                 return played
-            tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+            said = [line for line in done.stdout.splitlines() if line.startswith("stopped:")]
+            tail = said or (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             return [*played, {"status": "error", "error": tail[0], "seconds": time.monotonic() - started}]
         finally:  # the whole session: dbus-run-session's bus and client go too
             os.killpg(game.pid, signal.SIGTERM)
