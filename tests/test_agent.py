@@ -879,6 +879,34 @@ def test_a_board_showing_flags_is_not_taken_for_a_new_game():
     assert player.new_game_way == "F2" and client.game.board.is_fresh()
 
 
+def test_a_board_found_part_drawn_after_a_new_game_is_waited_for():
+    """ace-minesweeper redraws its board after the face is clicked: 5 of its 32 columns were found as
+    the board, which is no standard level, and the error crashed the run (live, --move-every 5). A new
+    game shows the board the last one was played on: a board of another size is not it yet."""
+    from dataclasses import replace
+
+    client = sim(rule="zero")
+    client.input.click(*client.geometry.cell_center((4, 4)))
+    player = Player(
+        client.capture, client.input, PlayOptions(new_game=parse_new_game("F2")), sleep=lambda s: None
+    )
+    player.locate()
+    real_locate, found = player.locate, []
+
+    def part_drawn():
+        g = real_locate()
+        if not found:  # the first look after the new game: five columns drawn
+            found.append(g)
+            player._adopt(replace(g, cols=5), player._screen)
+            player.mines = None
+        return player.geometry
+
+    player.locate = part_drawn
+    player.new_game()
+    assert found and (player.geometry.rows, player.geometry.cols) == (9, 9) and player.mines == 10
+    assert client.game.board.is_fresh()
+
+
 class Blank(CaptureBackend):
     """A screen with no board on it."""
 

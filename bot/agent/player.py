@@ -1378,14 +1378,21 @@ class Player:
 
     def _fresh_game_shown(self, way: NewGame, before: Board | None) -> bool:
         """Whether a new game is on screen (within ``settle_timeout``, ``restart_wait`` after a restart):
-        the board found again, playing, showing no flag (a new game has none: flags read there are an
-        old game's, or a lost board's mines misread), and neither the board the last game ended on nor
-        the one on screen ``before`` the new game was asked for (unless that was untouched too)."""
+        the board found again at the size of the last game (a client redrawing its board shows part of
+        it), playing, showing no flag (a new game has none: flags read there are an old game's, or a
+        lost board's mines misread), and neither the board the last game ended on nor the one on
+        screen ``before`` the new game was asked for (unless that was untouched too). Whatever cannot
+        be read meanwhile is not the new game yet."""
         wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
         deadline = self.clock() + wait
+        size = None if self.geometry is None else (self.geometry.rows, self.geometry.cols)
         while True:
             try:
-                self.locate()
+                g = self.locate()
+                if size is not None and (g.rows, g.cols) != size:
+                    raise BoardNotFoundError(
+                        f"a {g.rows}x{g.cols} board shows where a {size[0]}x{size[1]} game was played"
+                    )
                 board = self._read(self._grab())
                 changed = before is None or board.board != before or board.board.is_fresh()
                 flagged = bool((board.board.cells == Cell.FLAG).any())
@@ -1393,7 +1400,9 @@ class Player:
                     if not flagged:
                         return True
                     LOGGER.info("no new game yet: the board shows flags")
-            except (RecognitionError, CaptureError, BoardNotFoundError) as exc:
+            except AbortedError:
+                raise
+            except MinebotError as exc:
                 LOGGER.info("no new game yet: %s", exc)
             if self.clock() > deadline:
                 return False
