@@ -65,7 +65,7 @@ class CheckedInput(PyAutoGuiInput):
         """Record a click about to be sent outside the board (as located, or as really drawn)."""
         geometry = self.player.geometry if self.player else None
         board = geometry.region() if geometry else None
-        face = geometry.face if geometry else None
+        face = self.player._face_region() if self.player else None  # a skin's face, else the one learned
         if not (board and board.contains(x, y)) and not (face and face.contains(x, y)):
             self.outside.append(f"{button} click at ({x}, {y}) outside board {board} and face {face}")
         elif self.client is not None and not on_client_board(self.client, x, y):

@@ -72,3 +72,23 @@ def test_each_game_is_reported_in_brief_and_a_loss_with_no_guess_is_counted():
         ("lost", "lost", 3, 0),
         ("won", "won", 9, 1),
     ]
+
+
+def test_a_click_on_the_face_the_bot_learned_is_on_the_board_or_face():
+    """A face no template found but the bot learned by what it does (new games by 'face') is no click
+    outside; a click beside it is."""
+    from types import SimpleNamespace
+
+    from bot.geometry import Geometry, Region
+
+    bench = live_bench()
+    mouse = object.__new__(bench.CheckedInput)  # no display: only the check is exercised
+    geometry = Geometry(left=8, top=34, rows=32, cols=32, pitch_x=12, pitch_y=12)
+    learned = Region(185, 4, 28, 28)
+    mouse.player = SimpleNamespace(geometry=geometry, _face_region=lambda: learned)
+    mouse.client, mouse.outside = None, []
+    mouse._note(199, 19, "left")
+    mouse._note(20, 40, "left")
+    assert mouse.outside == []
+    mouse._note(150, 19, "left")
+    assert len(mouse.outside) == 1 and "(150, 19)" in mouse.outside[0]
