@@ -441,3 +441,36 @@ def test_auto_does_not_take_a_board_of_only_zeros(classic):
         return
     assert reading.skin.name != "classic"
     assert not (reading.board.cells == Cell.ZERO).all()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.75])
+def test_nearest_distances_are_the_readings_distances(scale, classic):
+    """The grid fit's cheap distances (no cell named) are exactly those a full classification gives."""
+    from bot.vision.classify import nearest_distances
+
+    stage = stage_boards("expert", seed=4)[3]
+    image, geometry = render_screen(stage.board, classic, scale, seed=2)
+    band = replace(geometry, top=geometry.top + 0.4, rows=5)  # off the cells a little: distances vary
+    for where in (geometry, band):
+        reading = classify_cells(image, where, classic, colours=None)
+        assert np.array_equal(nearest_distances(image, where, classic), reading.distance)
+
+
+def test_locate_fits_each_grid_placement_once(monkeypatch, classic):
+    """A fresh board: the snap after the refit tries the placements the first snap tried, and their
+    fit costs are not computed again (same geometry found)."""
+    from bot.vision import locate as locate_module
+
+    image, truth = render_screen(stage_boards("expert", seed=8)[0].board, classic, 1.5, seed=3)
+    placed: list[tuple[float, ...]] = []
+    real = locate_module.nearest_distances
+
+    def counted(image, geometry, skin):
+        placed.append((geometry.left, geometry.top, geometry.pitch_x, geometry.pitch_y, geometry.rows))
+        return real(image, geometry, skin)
+
+    monkeypatch.setattr(locate_module, "nearest_distances", counted)
+    found = locate_board(image, classic)
+    assert (found.geometry.rows, found.geometry.cols) == (truth.rows, truth.cols)
+    assert abs(found.geometry.left - truth.left) < 1 and abs(found.geometry.top - truth.top) < 1
+    assert placed and len(placed) == len(set(placed))

@@ -471,16 +471,11 @@ def classify_cells(
     return shifted if better_reading(shifted, reading) else reading
 
 
-def _classify(
-    image: np.ndarray,
-    geometry: Geometry,
-    skin: Skin,
-    min_confidence: float,
-    max_distance: float,
-    colours: np.ndarray | None,
-) -> CellReading:
-    """:func:`classify_cells` through one colour table (or none)."""
-    model = skin_model(skin)
+def _distances(
+    image: np.ndarray, geometry: Geometry, model: SkinModel, colours: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(N, K)`` RMS distance of every cell to every state's template (variants folded in), with the
+    cells' feature blocks and each variant's blend weight (:func:`_fold_variants`)."""
     rows, cols = geometry.rows, geometry.cols
     blocks = cell_blocks(image, geometry, model, colours)
     vectors = blocks.reshape(rows * cols, -1)
@@ -492,6 +487,28 @@ def _classify(
     squared += model.norms[None, :]
     squared, blend = _fold_variants(squared, model)
     rms = np.sqrt(np.maximum(squared, 0.0, out=squared) / model.weight, out=squared)
+    return rms, blocks, blend
+
+
+def nearest_distances(image: np.ndarray, geometry: Geometry, skin: Skin) -> np.ndarray:
+    """``(rows, cols)`` each cell's distance to its nearest template, as :func:`classify_cells`'s
+    ``distance`` (no colour table): the cells are not named, which fitting a grid does not need."""
+    rms, _, _ = _distances(image, geometry, skin_model(skin), None)
+    return rms.min(axis=1).reshape(geometry.rows, geometry.cols)
+
+
+def _classify(
+    image: np.ndarray,
+    geometry: Geometry,
+    skin: Skin,
+    min_confidence: float,
+    max_distance: float,
+    colours: np.ndarray | None,
+) -> CellReading:
+    """:func:`classify_cells` through one colour table (or none)."""
+    model = skin_model(skin)
+    rows, cols = geometry.rows, geometry.cols
+    rms, blocks, blend = _distances(image, geometry, model, colours)
     shape = (rows, cols)
     states = model.states
     if rms.shape[1] == 1:

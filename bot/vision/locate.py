@@ -44,9 +44,11 @@ from bot.geometry import Geometry, Region
 from bot.skin import Skin
 from bot.vision.boxes import Boxes
 from bot.vision.classify import (
+    MAX_DISTANCE,
     CellReading,
     better_reading,
     classify_cells,
+    nearest_distances,
     per_skin,
     remember_colours,
     rim_distance,
@@ -399,13 +401,21 @@ def _strip_fits(image: np.ndarray, reading: CellReading, reference: CellReading,
     return True
 
 
-def _fit_cost(image: np.ndarray, geometry: Geometry, skin: Skin) -> float:
-    """Mean distance of a grid's cells to their best templates (capped: one odd cell must not steer)."""
-    reading = classify_cells(image, geometry, skin, colours=None)
-    return float(np.minimum(reading.distance, reading.max_distance).mean())
+Costs = dict[tuple[float, float, float, float, int, int], float]
+"""Grid fit costs already computed on one screenshot with one skin, by the grid's placement."""
 
 
-def _snap_axis(image: np.ndarray, geometry: Geometry, skin: Skin, horizontal: bool) -> Geometry:
+def _fit_cost(image: np.ndarray, geometry: Geometry, skin: Skin, costs: Costs) -> float:
+    """Mean distance of a grid's cells to their best templates (capped: one odd cell must not steer),
+    computed once per placement (``costs``: a snap after a refit that moved nothing tries the same)."""
+    g = geometry
+    key = (g.left, g.top, g.pitch_x, g.pitch_y, g.rows, g.cols)
+    if key not in costs:
+        costs[key] = float(np.minimum(nearest_distances(image, geometry, skin), MAX_DISTANCE).mean())
+    return costs[key]
+
+
+def _snap_axis(image: np.ndarray, geometry: Geometry, skin: Skin, horizontal: bool, costs: Costs) -> Geometry:
     """The grid with its first and last edge along one axis moved by whole pixels to fit best.
 
     Cells are cut between the rounded board edges (:func:`bot.vision.classify.board_crop`), so whole
@@ -434,7 +444,7 @@ def _snap_axis(image: np.ndarray, geometry: Geometry, skin: Skin, horizontal: bo
             part = Geometry(m.left, m.top + skip * m.pitch_y, m.pitch_x, m.pitch_y, band, m.cols)
         else:
             part = Geometry(m.left + skip * m.pitch_x, m.top, m.pitch_x, m.pitch_y, m.rows, band)
-        return _fit_cost(image, part, skin)
+        return _fit_cost(image, part, skin, costs)
 
     ends, best = (0, 0), cost((0, 0))
     tried = {ends: best}
@@ -454,10 +464,10 @@ def _snap_axis(image: np.ndarray, geometry: Geometry, skin: Skin, horizontal: bo
     return moved(*ends)
 
 
-def _snap(image: np.ndarray, geometry: Geometry, skin: Skin) -> Geometry:
+def _snap(image: np.ndarray, geometry: Geometry, skin: Skin, costs: Costs) -> Geometry:
     """The grid moved so its cells fit the skin's templates best: origin and pitch along each axis."""
     for _ in range(2):  # a second round when the first moved the grid: each axis fits better then
-        snapped = _snap_axis(image, _snap_axis(image, geometry, skin, True), skin, False)
+        snapped = _snap_axis(image, _snap_axis(image, geometry, skin, True, costs), skin, False, costs)
         if snapped is geometry:
             break
         geometry = snapped
@@ -511,14 +521,15 @@ def _locate_group(
     geometry = _initial_geometry(group, kinds, skin)
     if geometry is None:
         return None
-    geometry = _snap(image, geometry, skin)
+    costs: Costs = {}
+    geometry = _snap(image, geometry, skin, costs)
     reading = classify_cells(image, geometry, skin, colours=None)
     if _too_uncertain(reading, skin):
         return None
     for _ in range(EXTEND_PASSES):
         before = geometry
         extended = _extend(image, geometry, skin, reading)
-        geometry = _snap(image, _refit(extended, blobs, kinds, skin), skin)
+        geometry = _snap(image, _refit(extended, blobs, kinds, skin), skin, costs)
         reading = classify_cells(image, geometry, skin, colours=None)
         if extended == before and not _moved(geometry, before):
             break  # nothing grew or moved: the strips were judged as they stand
