@@ -231,3 +231,21 @@ def test_a_board_cut_by_the_screenshot_edge_is_refused(scale, side):
 @pytest.mark.parametrize("png", CAPTURES, ids=_name)
 def test_no_real_board_is_called_cut(png):
     assert cut_sides(cv2.imread(str(png)), _truth(png)) == []
+
+
+def test_full_size_faces_are_searched_once_per_region(monkeypatch):
+    """JSMinesweeper at 32 px tiles, zoom 1.75: the board grown from its faces ends where it began, so
+    the pitch refit after growing finds its full-size faces in the region already searched, not again."""
+    from bot.vision import grid
+
+    png = REAL / "jsminesweeper" / "t32_z175" / "expert_opening.png"
+    regions: list[tuple[int, int, int, int]] = []
+    real = grid._full_size_faces
+
+    def counted(gray, region, like):
+        regions.append(region)
+        return real(gray, region, like)
+
+    monkeypatch.setattr(grid, "_full_size_faces", counted)
+    assert_exact(find_grid(cv2.imread(str(png))).geometry, _truth(png))
+    assert regions and len(regions) == len(set(regions))

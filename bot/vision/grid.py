@@ -489,15 +489,10 @@ def _lattice(faces: Boxes) -> tuple[_Axis, _Axis] | None:
     return ax, ay
 
 
-def _face_pitch(gray: np.ndarray, board: _Board, like: Boxes) -> None:
-    """Refit both pitches to the centres of the faces in the board's region, found at full size
-    (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do."""
-    ax, ay = board.ax, board.ay
-    h, w = gray.shape
-    x0, x1 = max(ax.line(-1), 0), min(ax.line(ax.count + 1), w)
-    y0, y1 = max(ay.line(-1), 0), min(ay.line(ay.count + 1), h)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return
+def _full_size_faces(gray: np.ndarray, region: tuple[int, int, int, int], like: Boxes) -> Boxes | None:
+    """The faces of ``like``'s sizes within ``region`` ``(x0, y0, x1, y1)`` of ``gray``, found at full
+    size (none cut by the region's edge), or None when there are too few."""
+    x0, y0, x1, y1 = region
     _, _, stats, _ = cv2.connectedComponentsWithStats(flat_mask(gray[y0:y1, x0:x1]), connectivity=4)
     x, y, bw, bh, area = (stats[1:, i].astype(np.float64) for i in range(5))
     lo_w, hi_w = 0.85 * like.w.min(), 1.2 * like.w.max() + 3
@@ -505,8 +500,28 @@ def _face_pitch(gray: np.ndarray, board: _Board, like: Boxes) -> None:
     whole = (x > 0) & (y > 0) & (x + bw < x1 - x0) & (y + bh < y1 - y0)  # none cut by the crop
     keep = whole & (bw >= lo_w) & (bw <= hi_w) & (bh >= lo_h) & (bh <= hi_h) & (area >= 0.45 * bw * bh)
     if keep.sum() < MIN_GROUP:
+        return None
+    return Boxes(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
+
+
+def _face_pitch(
+    gray: np.ndarray, board: _Board, like: Boxes, found: dict[tuple[int, int, int, int], Boxes | None]
+) -> None:
+    """Refit both pitches to the centres of the faces in the board's region, found at full size
+    (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do.
+    ``found`` keeps the faces of each region already searched (growing often ends where it began)."""
+    ax, ay = board.ax, board.ay
+    h, w = gray.shape
+    x0, x1 = max(ax.line(-1), 0), min(ax.line(ax.count + 1), w)
+    y0, y1 = max(ay.line(-1), 0), min(ay.line(ay.count + 1), h)
+    if x1 - x0 < 3 or y1 - y0 < 3:
         return
-    faces = Boxes(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
+    region = (x0, y0, x1, y1)
+    if region not in found:
+        found[region] = _full_size_faces(gray, region, like)
+    faces = found[region]
+    if faces is None:
+        return
     kinds = _kinds(faces)
     for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
         index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
@@ -558,8 +573,9 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
         return None
     ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, *lattice)
+    searched: dict[tuple[int, int, int, int], Boxes | None] = {}
     if not placed:
-        _face_pitch(gray, board, faces)
+        _face_pitch(gray, board, faces, searched)
         for _ in range(2):
             board.ax = board.phase(1)
             board.ay = board.phase(0)
@@ -568,7 +584,7 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     _within_image(board)
     _grow(board, faces, trim=not placed)
     if not placed:
-        _face_pitch(gray, board, faces)
+        _face_pitch(gray, board, faces, searched)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
     ax, ay = board.ax, board.ay
