@@ -308,11 +308,14 @@ def run(
     move_every: int = 0,
     give_mines: bool = False,
     check_reads: bool = False,
+    own_new_games: bool = False,
 ) -> LiveReport:
     """Play ``games`` games; ``move_every`` > 0 moves the client's window after every that many moves;
     ``give_mines`` gives the mine total of a board of no standard size (else the bot reads the counter);
     ``check_reads`` compares every trusted reading with the client's own account (:class:`ReadChecker`;
-    it slows the games: not for timing)."""
+    it slows the games: not for timing); ``own_new_games`` gives the bot no restart hook, so it starts
+    each new game itself (face, F2, ...) as ``minebot play --games N`` does (the harness restarts the
+    client only after a crash)."""
     lv = find_level(level)
     look = look or Look()
     with VirtualDisplay(*screen_for(client_name, look.tile, look.zoom)) as vd:
@@ -340,7 +343,8 @@ def run(
                     hook(board, moves)
 
             hook = on_move if hooks else None
-            player = Player(capture, mouse, options, restart=client.restart, on_move=hook)
+            restart = None if own_new_games else client.restart
+            player = Player(capture, mouse, options, restart=restart, on_move=hook)
             mouse.player, mouse.client = player, client
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
             for index in range(games):
@@ -455,6 +459,11 @@ def main(argv: list[str] | None = None) -> int:
         help="compare every reading acted on with the client's own account (slows the games)",
     )
     parser.add_argument(
+        "--own-new-games",
+        action="store_true",
+        help="no restart hook: the bot starts every new game itself (face, F2, ...), as minebot play does",
+    )
+    parser.add_argument(
         "--give-mines",
         action="store_true",
         help="give the mine total of a board of no standard size (as --mines) instead of reading the counter",
@@ -475,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         args.move_every,
         args.give_mines,
         args.check_reads,
+        args.own_new_games,
     )
     print(report.format())
     if args.json:
