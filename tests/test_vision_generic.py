@@ -406,3 +406,14 @@ def test_cells_whose_glyphs_differ_in_one_stroke_are_not_grouped():
     labels = group_cells(np.stack([base, stroke, noisy, speck]))
     assert labels[0] != labels[1]
     assert labels[0] == labels[2] == labels[3]
+
+
+def test_one_glyph_on_two_grounds_of_their_own_is_not_taken_for_flags():
+    """ace's lost board after a first click on a mine: the mine glyph on the green ground 199 times and
+    on red once (the one that went off), every other cell covered. Flags sit on one tile look; both
+    grounds taken as flags read a playing board of 200 flags: refused instead."""
+    from bot.vision.read import read_screen
+
+    image = cv2.imread(str(GENERIC_DATA / "ace_lost_first_click.png"))
+    with pytest.raises(RecognitionError):
+        read_screen(image, "generic")

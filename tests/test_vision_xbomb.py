@@ -323,3 +323,51 @@ def test_live_frames_read_with_the_feet_their_glyphs_draw_below(name, tinted):
     if tinted:
         image = night_light(image)
     assert (read_cells(image, geometry).states == truth.cells).all()
+
+
+@pytest.mark.parametrize("tinted", [False, True])
+def test_a_glyph_a_neighbour_half_hid_takes_the_number_it_showed_before(tinted):
+    from bot.errors import RecognitionError
+    from bot.vision.generic import GenericModel, read_cells
+
+    # (1, 10) is a black 4 whose top the 3 above has since drawn its foot over: by shape a 5 its
+    # neighbours cannot hold, never a flag on a ground the repair made up; the same game's frame before
+    # read it 4, and a revealed cell never changes
+    before, geometry, _ = _real("xbomb/live/four_half_hidden_before.png")
+    image, _, truth = _real("xbomb/live/four_half_hidden.png")
+    if tinted:
+        image, before = night_light(image), night_light(before)
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(image, geometry)
+    assert refused.value.cell == (1, 10)
+    model = GenericModel()
+    read_cells(before, geometry, model)
+    assert (read_cells(image, geometry, model).states == truth.cells).all()
+
+
+def test_a_number_shown_in_another_game_names_nothing():
+    from bot.errors import RecognitionError
+    from bot.vision.generic import GenericModel, read_cells
+
+    other, geometry, _ = _real("xbomb/live/black_four.png")  # another game, read exactly
+    image, _, _ = _real("xbomb/live/four_half_hidden.png")
+    model = GenericModel()
+    read_cells(other, geometry, model)
+    model.last[geometry.cols + 10] = 4  # type: ignore[index]  # even were (1, 10) a 4 there
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(image, geometry, model)
+    assert refused.value.cell == (1, 10)
+
+
+def test_counts_may_take_the_number_a_cell_showed_before():
+    from bot.vision.digits import UNREAD, settle_digits
+
+    # a glyph half hidden: its shape allows only 1, its neighbours (three shown mines) need a 3; the
+    # number the same cell showed before is taken when the counts hold it, and marked so
+    cells = np.array([[11, 11, 9], [UNREAD, 11, 9]])
+    costs = np.array([[0.10, 0.40, 0.40, 0.40, 0.40, 0.40, 0.40, 0.40]])
+    unsure = settle_digits(cells, [np.array([3])], costs, [False])
+    assert unsure.problem is not None
+    settled = settle_digits(cells, [np.array([3])], costs, [False], prior=[3])
+    assert settled.problem is None and settled.states == [3] and settled.remembered == (0,)
+    assert settle_digits(cells, [np.array([3])], costs, [False], prior=[6]).problem is not None

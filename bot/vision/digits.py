@@ -68,6 +68,8 @@ class Settled:
     states: list[int]
     problem: tuple[int, str] | None = None
     """(group index, why) when a group cannot be named."""
+    remembered: tuple[int, ...] = ()
+    """Groups named by the digit an earlier reading of the same cells gave (``prior``), not by shape."""
 
 
 def shape_choices(costs: np.ndarray) -> list[int]:
@@ -193,14 +195,20 @@ def settle_digits(
     inks: np.ndarray | None = None,
     raw: np.ndarray | None = None,
     weighted: np.ndarray | None = None,
+    prior: list[int | None] | None = None,
 ) -> Settled:
     """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
     ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours, ``raw``
     their shape distances counting only missing holes: when a hole the glyph shows overturns the
     shape's own best, the digits either allows stay open; ``weighted`` their ``(G, 2, 8)`` distances
     counted both ways against references at each glyph's own stroke weight: a digit both comparisons
-    allow is kept, when there is one) on a board whose other cells are read."""
+    allow is kept, when there is one) on a board whose other cells are read. ``prior``: per group, the
+    digit an earlier reading gave all its cells (None: none): tried, as a last resort, for a group whose
+    shape leaves no digit its neighbours can hold, or two; the caller must then check that reading
+    was of the same game (:attr:`Settled.remembered`)."""
     inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
+    prior = prior or [None] * len(members)
+    remembered: set[int] = set()
     first: list[list[int]] = []
     wide: list[list[int]] = []
     for g, cost in enumerate(costs):
@@ -211,6 +219,9 @@ def settle_digits(
             both = digits & _allowed(weighted[g][0], weighted[g][1])
             digits = both or digits  # the two views disagree: the counts decide among the first's
         by_shape = sorted(digits) + mine
+        if not by_shape and prior[g] is not None:
+            by_shape = wide[g] = [prior[g]]  # type: ignore[list-item]
+            remembered.add(g)
         if not by_shape:
             return Settled(
                 [], (g, f"is no digit by shape (nearest {int(cost.argmin()) + 1} at {cost.min():.2f})")
@@ -224,8 +235,15 @@ def settle_digits(
             _write(flat, members, choices)
             if shows_every_mine(flat.reshape(cells.shape)):
                 empty = _narrow(flat, cells.shape, members, choices, inks, exact=True)
-        if empty is None or first[empty] == wide[empty]:
+        if empty is None:
             break
+        if first[empty] == wide[empty]:
+            known = prior[empty]
+            if known is None or first[empty] == [known]:
+                break
+            first[empty] = wide[empty] = [known]  # what the same cells showed before, if the counts agree
+            remembered.add(empty)
+            continue
         # the counts rule out every digit both views allow: those the plain view allows stay open (a
         # glyph cut off by its cell's edge, whose weight-matched view loses the digit it is)
         first[empty] = wide[empty]
@@ -235,7 +253,7 @@ def settle_digits(
         )
     open_groups = [g for g, c in enumerate(choices) if len(c) > 1]
     if not open_groups:
-        return Settled([c[0] for c in choices])
+        return Settled([c[0] for c in choices], remembered=tuple(sorted(remembered)))
     combinations = 1
     for g in open_groups:
         combinations *= len(choices[g])
@@ -250,13 +268,22 @@ def settle_digits(
             survivors.append(combo)
     if not survivors:
         return Settled([], (open_groups[0], "fits no state the whole board's counts allow"))
+    unsure = [
+        k
+        for k, g in enumerate(open_groups)
+        if len({combo[k] for combo in survivors}) > 1 and prior[g] in {combo[k] for combo in survivors}
+    ]
+    agree = [combo for combo in survivors if all(combo[k] == prior[open_groups[k]] for k in unsure)]
+    if unsure and agree:
+        survivors = agree  # shape and counts allow either: what the same cells showed before
+        remembered.update(open_groups[k] for k in unsure)
     states = [c[0] for c in choices]
     for k, g in enumerate(open_groups):
         left = sorted({combo[k] for combo in survivors})
         if len(left) > 1:
             return Settled([], (g, f"is {_names(left)}: shape and counts allow either"))
         states[g] = left[0]
-    return Settled(states)
+    return Settled(states, remembered=tuple(sorted(remembered)))
 
 
 def _names(states: list[int]) -> str:

@@ -162,6 +162,12 @@ MAX_GROUPS = 60
 """Most different looks a board's cells may fall into (a board shows at most about 16 states, each
 in a few renderings); more means the cells are cut out of line, or this is no board."""
 
+LINE_BAND = 2
+"""Pixels of a tile's outermost band, where its frame shows (a grid line, a bevel's edge)."""
+LINE_SHARE = 0.25
+"""Least share of a plain tile's outermost band in one colour for that colour to be its frame's (a grid
+line along two sides covers about half of it)."""
+
 MAX_MARKS = 3
 """Most looks of a glyph on covered tiles, on a lost board, that the counts may tell flag or wrong flag."""
 
@@ -232,6 +238,8 @@ class GenericModel:
 
     looks: np.ndarray = field(default_factory=lambda: np.empty((0, (TILE // POOL) ** 2, 3), np.float32))
     states: list[Cell] = field(default_factory=list)
+    last: np.ndarray | None = None
+    """The last exact reading's states, flat (:func:`_name_digits` may name a half-hidden glyph by it)."""
 
     def remember(self, looks: np.ndarray, states: list[Cell]) -> None:
         """Add named looks (keeping at most ``MODEL_GROUPS``, the newest)."""
@@ -1113,7 +1121,8 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     than that glyph is from its nearest other reference digit, and than the board's glyph is from the
     reference: the same digit of one font differs between cells only by rendering, far less than two
     digits differ (a bold 6 and 5 of one ink are otherwise near alike). A glyph cut off by its cell's
-    edge where the board's glyph is whole is not compared with it (a 2 whose foot a neighbour hides)."""
+    edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with a side a
+    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared."""
     costs = np.stack([g.costs for g in gs])
     raw = np.stack([g.raw_costs for g in gs])
     weighted = np.stack([g.weighted for g in gs])
@@ -1122,8 +1131,8 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for b, d in enumerate(sure):
             if d is None or b == a or sure[a] == d or g.glyph is None or gs[b].glyph is None:
                 continue
-            if set(g.glyph.cut) - set(gs[b].glyph.cut):
-                continue  # cut off where the board's glyph is whole: the two show different parts
+            if set(g.glyph.cut) - set(gs[b].glyph.cut) or g.unseen or gs[b].unseen:
+                continue  # the two may show different parts of one digit: not comparable
             others = np.delete(np.minimum(g.costs, g.raw_costs), d - 1)  # type: ignore[arg-type]
             apart = shape_distance(g.glyph, gs[b].glyph)
             if apart > max(float(others.min()), float(gs[b].costs[d - 1])):  # type: ignore[index]
@@ -1133,11 +1142,19 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _name_digits(
-    groups: list[Group], states: list[Cell | None], rows: int, cols: int, covered: tuple[bool, ...]
+    groups: list[Group],
+    states: list[Cell | None],
+    rows: int,
+    cols: int,
+    covered: tuple[bool, ...],
+    last: np.ndarray | None = None,
 ) -> tuple[list[int], str] | None:
     """Give the digit groups on revealed tiles (and mines a digit shape is near, unless on a covered
     tile, which shows no digit) their states together (:func:`settle_digits`), in place; the cells and
-    why when a group cannot be named."""
+    why when a group cannot be named. ``last``: an earlier exact reading of this board (flat states):
+    a group its shape leaves unnamed may take the number all its cells showed there, when the counts
+    agree and every cell that reading showed open shows the same now (a revealed cell never changes:
+    the same game; a glyph a neighbour's ink has since half hidden)."""
     open_groups = [
         i
         for i, (g, s) in enumerate(zip(groups, states, strict=True))
@@ -1158,6 +1175,10 @@ def _name_digits(
     for g, s in zip(groups, states, strict=True):
         board[g.members] = int(s) if s is not None else int(Cell.COVERED)
     costs, raw, weighted = _own_font([groups[i] for i in open_groups])
+    prior: list[int | None] = []
+    for i in open_groups:
+        shown = np.unique(last[groups[i].members]) if last is not None else np.empty(0)
+        prior.append(int(shown[0]) if len(shown) == 1 and Cell.ONE <= shown[0] <= Cell.EIGHT else None)
     settled = settle_digits(
         board.reshape(rows, cols),
         [groups[i].members for i in open_groups],
@@ -1166,16 +1187,31 @@ def _name_digits(
         np.stack([groups[i].ink for i in open_groups]),
         raw,
         weighted,
+        prior,
     )
     if settled.problem is not None:
         k, why = settled.problem
         return list(groups[open_groups[k]].members), f"cannot be named: {why}"
     for i, state in zip(open_groups, settled.states, strict=True):
         states[i] = Cell(state)
+    if settled.remembered and last is not None:
+        for i, g in enumerate(groups):
+            board[g.members] = int(states[i]) if states[i] is not None else int(Cell.COVERED)
+        opened = last <= Cell.EIGHT
+        changed = np.flatnonzero(opened & (board != last))
+        if len(changed):
+            members = groups[open_groups[settled.remembered[0]]].members
+            was, where = Cell(int(last[changed[0]])).name, divmod(int(changed[0]), cols)
+            return list(members), (
+                f"cannot be named by shape, and the reading that named it {int(last[members[0]])} "
+                f"showed {where} open as {was}: another game"
+            )
     return None
 
 
-def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) -> list[Cell]:
+def name_groups(
+    groups: list[Group], texture: np.ndarray, rows: int, cols: int, last: np.ndarray | None = None
+) -> list[Cell]:
     """A state for every group, or :class:`RecognitionError` naming a cell when structure and logic
     leave any doubt."""
     kinds = _attach(groups, texture)
@@ -1216,7 +1252,7 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
                 states = list(named)
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
-                found = _whole_reading(groups, states, rows, cols, claimed, covered)
+                found = _whole_reading(groups, states, rows, cols, claimed, covered, last)
                 if found is not None:
                     problem = found
                     continue
@@ -1225,11 +1261,10 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
 
     problem = read_as([])
     if not fits:  # a glyph on a tile of its own colour that no digit fits may be a flag on its own tile
-        grounds = _own_grounds(groups)
-        if len(grounds) <= MAX_MARKS:
-            for n in range(1, len(grounds) + 1):
-                for chosen in itertools.combinations(grounds, n):
-                    read_as([i for ground in chosen for i in ground])
+        grounds = _own_grounds(groups)  # (one tile look for flags: the same glyph on a second ground, one
+        if len(grounds) <= MAX_MARKS:  # cell alone, is a lost game's mines and the one that went off)
+            for ground in grounds:
+                read_as(ground)
     fits = _one_covered_look(fits, kinds)
     if len(fits) == 1:
         return fits[0][1]
@@ -1249,8 +1284,13 @@ def name_groups(groups: list[Group], texture: np.ndarray, rows: int, cols: int) 
 def _own_grounds(groups: list[Group]) -> list[list[int]]:
     """Glyph groups drawn on a ground of their own (no plain kind's tile: a flag's own tile, a digit on
     its own colour), one list per ground colour: each may be flags on a tile drawn for them, which only
-    the board's logic can tell from digits (tried only when no reading with digits fits)."""
-    fills = [dominant_colour(_inner_ring(g.tile)) for g in groups if g.shape == Shape.PLAIN]
+    the board's logic can tell from digits (tried only when no reading with digits fits). Not a glyph
+    with a side a neighbour's ink was painted over whose ground is the colour of the plain tiles' frame
+    (their grid line): a glyph in the grid's colour over most of its cell, half repainted (a bold black
+    4 under a neighbour's foot), not a tile drawn for flags."""
+    plain = [g for g in groups if g.shape == Shape.PLAIN]
+    fills = [dominant_colour(_inner_ring(g.tile)) for g in plain]
+    bands = [_pixels(g.tile, 0, LINE_BAND) for g in plain]
     grounds: list[tuple[np.ndarray, list[int]]] = []
     for i, g in enumerate(groups):
         if g.base is not None or g.raised or g.shape not in (Shape.DIGIT, Shape.MARK):
@@ -1258,6 +1298,10 @@ def _own_grounds(groups: list[Group]) -> list[list[int]]:
         ground = own_background(g.tile, tuple(fills))
         if any(float(np.abs(ground - f).max()) <= KIND_DISTANCE for f in fills):
             continue  # on a plain kind's colour after all
+        if g.unseen and any(
+            float((np.abs(band - ground).max(axis=1) <= KIND_DISTANCE).mean()) >= LINE_SHARE for band in bands
+        ):
+            continue  # on the grid's colour, partly the repair's
         for colour, members in grounds:
             if float(np.linalg.norm(colour - ground)) < KIND_DISTANCE:
                 members.append(i)
@@ -1274,6 +1318,7 @@ def _whole_reading(
     cols: int,
     claimed: list[int],
     covered: tuple[bool, ...],
+    last: np.ndarray | None = None,
 ) -> tuple[list[int], str] | None:
     """Complete one hypothesis (digits and the exploded mine named in place) and check it is a possible
     position: the cells and why when it is not."""
@@ -1281,7 +1326,7 @@ def _whole_reading(
     if unnamed:
         g = groups[unnamed[0]]
         return list(g.members), f"cannot be named: {g.why}"
-    unsure = _name_digits(groups, states, rows, cols, covered)
+    unsure = _name_digits(groups, states, rows, cols, covered, last)
     if unsure is not None:
         return unsure
     _settle_exploded(groups, states, covered)
@@ -1350,7 +1395,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         hit = known >= 0
         states[hit] = np.array([int(s) for s in model.states])[known[hit]]
         if hit.all():
-            return _result(geometry, states, "generic (learnt)")
+            return _kept(model, _result(geometry, states, "generic (learnt)"))
     tiles, texture = cut_tiles(crop)
     labels = group_cells(looks)
     cut = _cut_edge(
@@ -1397,12 +1442,22 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
                 n for n, hit in zip(SIDE_NAMES, sides[g.members].any(axis=0), strict=True) if hit
             )
             g.runs = runs_on(pixels, g.members)  # type: ignore[arg-type]
-    named = name_groups(groups, texture, rows, cols)
+    last = model.last if model is not None and model.last is not None else None
+    named = name_groups(
+        groups, texture, rows, cols, last if last is not None and last.size == rows * cols else None
+    )
     for g, s in zip(groups, named, strict=True):
         states[g.members] = int(s)
     if model is not None:
         model.remember(np.stack([looks[g.members].mean(axis=0) for g in groups]), named)
-    return _result(geometry, states, "generic")
+    return _kept(model, _result(geometry, states, "generic"))
+
+
+def _kept(model: GenericModel | None, reading: CellReading) -> CellReading:
+    """``reading``, kept in ``model`` as the last exact one."""
+    if model is not None:
+        model.last = reading.states.ravel().copy()
+    return reading
 
 
 def _result(geometry: Geometry, states: np.ndarray, name: str) -> CellReading:
