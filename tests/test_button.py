@@ -41,7 +41,7 @@ def test_the_patch_that_changed_as_a_real_game_was_lost_is_the_face(folder, star
     board = g.region()
     pitch = g.pitch_x
     assert found.bottom <= board.top and board.top - found.bottom < 3 * pitch  # just above the board
-    assert 0.4 * pitch <= min(found.width, found.height) and max(found.width, found.height) <= 2 * pitch
+    assert 0.25 * pitch <= min(found.width, found.height) and max(found.width, found.height) <= 2 * pitch
     face = after[found.top : found.bottom, found.left : found.right]
     assert (face != before[found.top : found.bottom, found.left : found.right]).any()
 
@@ -60,6 +60,28 @@ def test_nothing_is_taken_for_a_button_where_no_face_changed(folder, start, end)
     before, g = shot(folder, start)
     after, _ = shot(folder, end)
     assert status_button(before, after, g) is None
+
+
+def test_the_face_is_found_though_the_page_adds_buttons_above_the_board_as_the_game_ends():
+    """JSMinesweeper at zoom 1.25 live: at each end the page adds two wide "Send to ..." buttons in the
+    band; the face (smiley -> dead) is still the one patch of a face's size that changed."""
+    band = REAL / "jsminesweeper" / "band"
+    start, end, ticking = (cv2.imread(str(band / f"{name}.png")) for name in ("start", "end", "tick"))
+    g = Geometry(30, 180.01, 30, 30, 16, 30)
+    found = status_button(start, end, g, ticking)
+    assert found is not None and found.left < 200 and found.top > 110  # the smiley, not the new buttons
+    assert found.contains(found.left + found.width // 2, found.top + found.height // 2)
+
+
+def test_an_lcd_digit_that_changed_is_no_face_but_a_won_face_s_sunglasses_are():
+    g = Geometry(20, 160, 20, 20, 6, 18)
+    start = np.full((300, 400, 3), 190, np.uint8)
+    digit = start.copy()
+    digit[60:84, 60:72] = (0, 0, 255)  # a tall narrow patch: a counter's digit, not a face
+    assert status_button(start, digit, g) is None
+    glasses = start.copy()
+    glasses[60:67, 200:224] = 0  # a wide, low patch across a face's eyes
+    assert status_button(start, glasses, g) == Region(200, 60, 24, 7)
 
 
 def band_with(patches: dict[tuple[int, int], tuple[int, int, int]]) -> np.ndarray:

@@ -160,8 +160,8 @@ RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
 BUTTON_TICK = 1.5
-"""Seconds into a game when the band above the board is grabbed a second time, while the game is on:
-what changed by then (a timer) is not the status button (:meth:`Player._watch_button`)."""
+"""Seconds between grabs of the band above the board while a game is on: what changed between the
+last two (a timer) is not the status button (:meth:`Player._watch_button`)."""
 
 UNANSWERED_CLICKS = 3
 """Clicks in a row after which the screen did not change at all: the client is not taking the clicks
@@ -272,7 +272,7 @@ class Player:
         """A status button learned by what it does (:mod:`bot.vision.button`) where no face template
         found one: its place relative to the board's top-left corner, in screen pixels."""
         self._button_frames: list[tuple[float, np.ndarray]] = []
-        """Grabs of the band above the board this game (time, pixels): at its start and while it is on."""
+        """The last two grabs of the band above the board this game (time, pixels), taken while it is on."""
         self._button_relocations = 0
         self._started = clock()
 
@@ -1293,20 +1293,20 @@ class Player:
 
     def _watch_button(self, status: GameStatus) -> None:
         """Learn the status button of a client whose face no template finds, by what it does: the band
-        above the board is grabbed as a game starts, once more while it is on, and as it ends; the one
-        square patch that changed only at the end is the button (:func:`bot.vision.button.status_button`).
-        """
+        above the board is grabbed as a game starts, every ``BUTTON_TICK`` seconds while it is on, and as
+        it ends; the one patch of a face's size that changed only at the end (not between the last two
+        grabs) is the button (:func:`bot.vision.button.status_button`)."""
         if self.geometry is None or self.geometry.face is not None or self._button is not None:
             return
         if self.relocations != self._button_relocations:  # the window moved: the grabs are not alike
             self._button_frames = []
             return
         frames = self._button_frames
-        if status is GameStatus.PLAYING:
-            if len(frames) < 2 and (not frames or self.clock() - frames[0][0] >= BUTTON_TICK):
+        if status is GameStatus.PLAYING:  # the last two grabs, BUTTON_TICK apart: the face as played
+            if not frames or self.clock() - frames[-1][0] >= BUTTON_TICK:
                 grab = self._band_grab()
                 if grab is not None:
-                    frames.append((self.clock(), grab[1]))
+                    self._button_frames = [*frames[-1:], (self.clock(), grab[1])]
             return
         grab = self._band_grab() if frames else None
         if grab is None:
@@ -1314,8 +1314,8 @@ class Player:
         from bot.vision.button import status_button
 
         region, end, g = grab
-        ticking = frames[1][1] if len(frames) > 1 else None
-        found = status_button(frames[0][1], end, g, ticking)
+        ticking = frames[-2][1] if len(frames) > 1 else None
+        found = status_button(frames[-1][1], end, g, ticking)
         if found is None:
             return
         r = end.shape[1] / region.width

@@ -1,4 +1,4 @@
-"""The status button of a client no skin knows, found by what it does: the one square patch above the
+"""The status button of a client no skin knows, found by what it does: the one compact patch above the
 board whose look changed exactly when the game ended.
 
 Most clients show a face (or some other status button) above the board that changes when a game is
@@ -7,8 +7,9 @@ knows (:mod:`bot.vision.status`); on any other client nothing says what it looks
 says enough: compare the band above the board at the start of a game with the same band at its end.
 The counters (found and read by :mod:`bot.vision.counter`) and anything that changed while the game
 was still on (a timer) are left out; what else changed, as one compact patch of about a cell's size,
-square, is the status button. Nothing is returned unless exactly one such patch is there: the caller
-clicks it, so a guess is worse than nothing.
+is the status button. What changed in other shapes (a message strip, buttons or a dialog the client
+adds as a game ends) is no candidate. Nothing is returned unless exactly one such patch is there: the
+caller clicks it, so a guess is worse than nothing.
 
 >>> import numpy as np
 >>> from bot.geometry import Geometry
@@ -34,11 +35,21 @@ BAND_ROWS = 6.0
 CHANGED = 24
 """Least difference (0-255, largest channel) of a pixel that changed look: above capture noise."""
 
-SIDES = (0.4, 3.5)
-"""Least and most side of the changed patch, in cell pitches: a face is about one to two cells wide."""
+LONG_SIDE = (0.4, 3.5)
+"""Least and most longer side of the changed patch, in cell pitches: a face is about one to two cells
+wide (less on large tiles: a page may keep its face's size), and what changes in it as a game ends
+(eyes, mouth, sunglasses) spans at least half of it."""
 
-SQUARE = 1.45
-"""Largest ratio of the patch's longer side to its shorter one: a status button is about square."""
+SHORT_SIDE = 0.25
+"""Least shorter side of the changed patch, in cell pitches (a won face's sunglasses: about 0.3)."""
+
+ASPECT = 4.0
+"""Largest ratio of a patch's width to its height: no message strip or added button (a won face's
+sunglasses are about 3 times as wide as high)."""
+
+TALL = 1.45
+"""Largest ratio of a patch's height to its width: nothing in a face changes as a tall narrow patch,
+while an LCD digit does (a counter the tint hid from :func:`bot.vision.counter.find_displays`)."""
 
 
 def band_region(geometry: Geometry, width: int, height: int) -> Region:
@@ -99,11 +110,11 @@ def status_button(
             continue
         width, height = int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
         short, long = min(width, height), max(width, height)
-        if SIDES[0] * pitch <= short and long <= SIDES[1] * pitch and long <= SQUARE * short:
+        low, high = LONG_SIDE
+        shaped = width <= ASPECT * height and height <= TALL * width
+        if low * pitch <= long <= high * pitch and short >= SHORT_SIDE * pitch and shaped:
             found.append(Region(band.left + int(xs.min()), band.top + int(ys.min()), width, height))
-        elif long >= SIDES[0] * pitch:
-            return None  # something else of a size to matter changed too (a dialog, a redraw): unsure
-    return found[0] if len(found) == 1 else None
+    return found[0] if len(found) == 1 else None  # two alike (a face and what?): unsure, none
 
 
 def _square(side: int) -> np.ndarray:
