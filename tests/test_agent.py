@@ -990,6 +990,47 @@ def test_a_guess_that_shows_every_mine_is_a_loss_and_nothing_else_is():
     assert lost_by_guess(board, (0, 2), before, dimmed, 12.0) is None  # the guess looks like other cells
 
 
+def test_a_client_that_opens_every_cell_at_a_loss_shows_a_loss_its_own_counts_prove():
+    """xbomb opens the whole board when a mine goes off: no reader reads that screen, but every covered
+    cell changed, the guess looks like no other cell, one look sits exactly on the mines every number
+    counts, and each other look covers cells of one count (a digit)."""
+    from bot.agent.ending import lost_by_guess, lost_by_opening_all
+
+    board = Board.from_text("1...\n....\n1...\n....", mines=3)  # mines (0, 1), (2, 1), (3, 3); guess (0, 1)
+    before = blocks_of([[50, 100, 100, 100], [100] * 4, [50, 100, 100, 100], [100] * 4])
+
+    def count_look(count: int, col: int) -> int:  # each number in a look of its own, in two shades
+        return 120 + 30 * count + 15 * (col % 2)
+
+    def opened(mine_look: int, exploded: int, looks=count_look) -> np.ndarray:
+        mines = {(0, 1), (2, 1), (3, 3)}
+        grid = [[50, 0, 0, 0], [0] * 4, [50, 0, 0, 0], [0] * 4]
+        for r in range(4):
+            for c in range(4):
+                if (r, c) in ((0, 0), (2, 0)):
+                    continue
+                near = sum((rr, cc) in mines for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1))
+                grid[r][c] = mine_look if (r, c) in mines else looks(near, c)
+        grid[0][1] = exploded
+        return blocks_of(grid)
+
+    after = opened(250, 220)
+    assert lost_by_guess(board, (0, 1), before, after, 12.0) is None  # too many looks for a mines-only end
+    lost = lost_by_opening_all(board, (0, 1), before, after, 12.0)
+    assert lost is not None and lost.to_text() == "1X..\n....\n1*..\n...*"
+    drawn_alike = lost_by_opening_all(board, (0, 1), before, opened(250, 250), 12.0)  # xbomb: no blast
+    assert drawn_alike is not None and drawn_alike.to_text() == lost.to_text()
+    assert lost_by_opening_all(board, (0, 1), before, opened(250, 195), 12.0) is None  # the guess: a 2
+    one_look = opened(250, 220, lambda count, col: 120 + 15 * (col % 2))  # every number alike: no digit
+    assert lost_by_opening_all(board, (0, 1), before, one_look, 12.0) is None
+    spilt = after.copy()
+    spilt[1, 0, 3:5] = 0  # a glyph opened beside (1, 0) ran into it
+    assert lost_by_opening_all(board, (0, 1), before, spilt, 12.0) is not None
+    half = after.copy()
+    half[3] = before[3]  # the bottom row unchanged: not the whole board opened
+    assert lost_by_opening_all(board, (0, 1), before, half, 12.0) is None
+
+
 def test_a_first_click_on_a_mine_that_no_reader_reads_is_a_loss_by_logic(monkeypatch):
     """ace-minesweeper's fresh board fits win7, whose rule makes the first click safe, but ace keeps no
     rule: the first click hit a mine, and neither win7 nor the skinless reader reads the lost board

@@ -218,3 +218,56 @@ def lost_by_guess(
         lost[guess] = Cell.EXPLODED
         return Board(lost, board.mines)
     return None
+
+
+MINE_LOOKS = 2
+"""Most looks the mines may take on a board a client opened whole at a loss (a mine, and one drawn
+a pixel off, or a flagged one)."""
+
+
+def lost_by_opening_all(
+    board: Board, guess: Coord, before: np.ndarray, after: np.ndarray, same: float
+) -> Board | None:
+    """The lost board when a client opened every cell after a guess at ``guess`` (xbomb does), else None.
+
+    No reader needs to name what it drew: every covered cell changed look, no revealed one did but
+    beside a covered cell (a glyph opened there may run into it, as xbomb's do), and
+    some one or two looks (:data:`MINE_LOOKS`) are the mines, the guess's among them unless it shows a
+    look of its own (the mine that went off, drawn apart): with the guess and the flags exactly as many
+    as the mines, each number shown before counting exactly them, and every other look drawn only where
+    the cells around it hold one and the same number of them (a look is a digit: the counts name it).
+    ``before``/``after`` are cell blocks as in :func:`lost_by_guess`.
+    """
+    if board.mines is None or board[guess] != Cell.COVERED:
+        return None
+    changed = block_distances(centres(before), centres(after)) > same
+    covered = board.cells == Cell.COVERED
+    drawn_into = changed & ~covered & ~_counts(covered).astype(bool)  # by no opened neighbour's glyph
+    if drawn_into.any() or not changed[covered].all():
+        return None
+    labels = np.full(board.shape, -1)
+    labels[covered] = looks(centres(after)[covered], same)
+    apart = (labels == labels[guess]).sum() == 1  # the mine that went off, drawn apart
+    numbers = board.revealed_mask()
+    others = [k for k in range(int(labels.max()) + 1) if not (apart and k == labels[guess])]
+    for size in range(1, MINE_LOOKS + 1):
+        for chosen in itertools.combinations(others, size):
+            if not apart and labels[guess] not in chosen:
+                continue  # the guess shows a number's look: it was safe
+            shown = np.isin(labels, chosen)
+            shown[guess] = False
+            mines = shown | (board.cells == Cell.FLAG)
+            mines[guess] = True
+            if int(mines.sum()) != board.mines:
+                continue
+            counts = _counts(mines)
+            if (counts[numbers] != board.cells[numbers]).any():
+                continue
+            opened = covered & ~mines
+            if any(len(np.unique(counts[opened & (labels == k)])) > 1 for k in others if k not in chosen):
+                continue  # a look drawn over cells of different counts is no digit
+            lost = board.cells.copy()
+            lost[shown] = Cell.MINE
+            lost[guess] = Cell.EXPLODED
+            return Board(lost, board.mines)
+    return None

@@ -33,6 +33,7 @@ from bot.agent.ending import (
     hidden_by_a_window,
     judge_end,
     lost_by_guess,
+    lost_by_opening_all,
     opened_by,
     won_by_opening,
 )
@@ -725,6 +726,9 @@ class Player:
         lost = lost_by_guess(last.board, guess.cell, *blocks, MAX_DISTANCE)
         if lost is not None:
             return Sight(lost, GameStatus.LOST, image, "logic (every mine shown after a guess)")
+        lost = lost_by_opening_all(last.board, guess.cell, *blocks, MAX_DISTANCE)
+        if lost is not None:
+            return Sight(lost, GameStatus.LOST, image, "logic (every cell opened after a guess)")
         won = won_by_opening(last.board, last.moves, proven=False)
         seen = None if won is None else self._classified(image)
         if seen is None or seen[0].uncertain_mask()[guess.cell]:
