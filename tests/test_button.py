@@ -65,7 +65,7 @@ def test_nothing_is_taken_for_a_button_where_no_face_changed(folder, start, end)
 def test_the_face_is_found_though_the_page_adds_buttons_above_the_board_as_the_game_ends():
     """JSMinesweeper at zoom 1.25 live: at each end the page adds two wide "Send to ..." buttons in the
     band; the face (smiley -> dead) is still the one patch of a face's size that changed."""
-    band = REAL / "jsminesweeper" / "band"
+    band = Path(__file__).parent / "data" / "button" / "jsminesweeper_z125"
     start, end, ticking = (cv2.imread(str(band / f"{name}.png")) for name in ("start", "end", "tick"))
     g = Geometry(30, 180.01, 30, 30, 16, 30)
     found = status_button(start, end, g, ticking)
