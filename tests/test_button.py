@@ -111,6 +111,8 @@ def test_a_change_too_large_or_too_long_for_a_button_is_no_button():
     dialog[10:150, 40:300] = 0
     assert status_button(start, dialog, g) is None
     assert status_button(start, start.copy(), g) is None
+    at_the_top = Geometry(20, 0, 20, 20, 6, 18)  # no band above a board at the image's top
+    assert status_button(start, banner, at_the_top) is None
 
 
 def test_with_no_skin_a_new_game_starts_from_the_face_learned_when_a_game_was_lost():

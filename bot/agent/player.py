@@ -1276,17 +1276,15 @@ class Player:
 
     def _band_grab(self) -> tuple[Region, np.ndarray, Geometry] | None:
         """The band above the board (screen region, its pixels, and the board's geometry in them)."""
-        from bot.vision.button import BAND_ROWS
+        from bot.vision.button import band_region
 
         assert self.geometry is not None and self._image_geometry is not None
         screen = self._screen or self.capture.screen_region()
-        board, pitch = self.geometry.region(), max(self.geometry.pitch_x, self.geometry.pitch_y)
-        left = max(screen.left, round(board.left - pitch))
-        right = min(screen.right, round(board.right + pitch))
-        top, bottom = max(screen.top, round(board.top - BAND_ROWS * pitch)), board.top
-        if bottom - top < 1 or right - left < 1:
+        on_screen = self.geometry.offset(-screen.left, -screen.top)
+        band = band_region(on_screen, screen.width, screen.height)
+        if band is None:
             return None
-        region = Region(left, top, right - left, bottom - top)
+        region = band.offset(screen.left, screen.top)
         try:
             image = self.capture.grab(region)
         except CaptureError:

@@ -52,13 +52,14 @@ TALL = 1.45
 while an LCD digit does (a counter the tint hid from :func:`bot.vision.counter.find_displays`)."""
 
 
-def band_region(geometry: Geometry, width: int, height: int) -> Region:
-    """The part of an image of ``width`` x ``height`` pixels above the board where the button may be."""
+def band_region(geometry: Geometry, width: int, height: int) -> Region | None:
+    """The part of an image of ``width`` x ``height`` pixels above the board where the button may be
+    (None when the board starts at the image's top)."""
     board = geometry.region()
     pitch = max(geometry.pitch_x, geometry.pitch_y)
     left, right = max(0, round(board.left - pitch)), min(width, round(board.right + pitch))
     top, bottom = max(0, round(board.top - BAND_ROWS * pitch)), min(height, board.top)
-    return Region(left, top, max(0, right - left), max(0, bottom - top))
+    return Region(left, top, right - left, bottom - top) if right > left and bottom > top else None
 
 
 def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -85,7 +86,7 @@ def status_button(
     if start.shape != end.shape or (ticking is not None and ticking.shape != start.shape):
         return None
     band = band_region(geometry, start.shape[1], start.shape[0])
-    if band.width == 0 or band.height == 0:
+    if band is None:
         return None
     pitch = max(geometry.pitch_x, geometry.pitch_y)
 
