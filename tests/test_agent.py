@@ -846,10 +846,15 @@ def test_a_client_animating_around_its_board_is_still_played():
 
 
 def test_a_game_left_half_played_is_not_taken_for_a_new_one():
-    from bot.errors import MinebotError
-
     client = sim(rule="zero")
     client.input.click(*client.geometry.cell_center((4, 4)))  # a game under way, never ended
+    assert_not_a_new_game_until_f2(client)
+
+
+def assert_not_a_new_game_until_f2(client: SimClient) -> None:
+    """A click that starts nothing leaves the board on screen, which is no new game; F2 then starts one."""
+    from bot.errors import MinebotError
+
     options = PlayOptions(new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)
     player = Player(client.capture, client.input, options, sleep=lambda s: None)
     player.locate()
@@ -864,19 +869,10 @@ def test_a_board_showing_flags_is_not_taken_for_a_new_game():
     """A new game shows no flag. ace-minesweeper ignores F2; its lost board, every mine read as a flag by
     the skinless reader, was taken for the new game F2 had started (nothing revealed), and every later
     game stopped on a board that took no clicks (live, 29 of 30 games)."""
-    from bot.errors import MinebotError
-
     client = sim(rule="zero")
     for cell in [(0, 0), (3, 5), (7, 2)]:
         client.input.click(*client.geometry.cell_center(cell), button="right")  # flags, nothing opened
-    options = PlayOptions(new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)
-    player = Player(client.capture, client.input, options, sleep=lambda s: None)
-    player.locate()
-    with pytest.raises(MinebotError, match="no new game showed"):
-        player.new_game()
-    player.options.new_game = parse_new_game("F2")
-    player.new_game()
-    assert player.new_game_way == "F2" and client.game.board.is_fresh()
+    assert_not_a_new_game_until_f2(client)
 
 
 def test_a_board_found_part_drawn_after_a_new_game_is_waited_for():
