@@ -255,6 +255,11 @@ def test_a_bold_glyph_hiding_its_frame_still_sits_on_its_tile():
 @pytest.mark.parametrize("name", ["xbomb/expert_flags.png", "xbomb/small_won.png"])
 @pytest.mark.parametrize("tinted", [False, True])
 def test_flags_on_a_tile_of_their_own_read_when_no_digit_fits(name, tinted):
+    assert_read_exactly(name, tinted)
+
+
+def assert_read_exactly(name: str, tinted: bool) -> None:
+    """The real frame ``name`` (night-lit when ``tinted``) read cold with no skin, every cell as its truth."""
     from bot.vision.generic import read_cells
 
     image, geometry, truth = _real(name)
@@ -315,14 +320,9 @@ LIVE = ["xbomb/live/black_four.png", "xbomb/live/three_under_a_foot.png", "xbomb
 @pytest.mark.parametrize("name", LIVE)
 @pytest.mark.parametrize("tinted", [False, True])
 def test_live_frames_read_with_the_feet_their_glyphs_draw_below(name, tinted):
-    from bot.vision.generic import read_cells
-
     # live xbomb frames (the board region as live_bench saves it): a black 4 whose stem runs on below
     # (4 or 6 without it), 2s whose feet lie in the cell below (7s without them), a 3 under such a foot
-    image, geometry, truth = _real(name)
-    if tinted:
-        image = night_light(image)
-    assert (read_cells(image, geometry).states == truth.cells).all()
+    assert_read_exactly(name, tinted)
 
 
 @pytest.mark.parametrize("tinted", [False, True])
