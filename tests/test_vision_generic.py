@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.board import Board
+from bot.board import Board, Cell
 from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.render import render_screen
@@ -417,3 +417,18 @@ def test_one_glyph_on_two_grounds_of_their_own_is_not_taken_for_flags():
     image = cv2.imread(str(GENERIC_DATA / "ace_lost_first_click.png"))
     with pytest.raises(RecognitionError):
         read_screen(image, "generic")
+
+
+@pytest.mark.parametrize("look", ["mono", "gradient"])
+def test_a_flag_in_one_ink_on_a_flat_covered_tile_is_a_flag(look):
+    """A flag drawn in the digits' one ink, shaped much like a 1, on flat covered tiles: the only glyph
+    look on the covered kind while the revealed kind shows digits of several looks. It was taken for a
+    1, making the covered kind revealed (every 1 then 'cannot hold'); it is the covered kind's flag."""
+    import styles
+
+    style = styles.LOOKS[look]
+    for seed in (5, 6):
+        board = styles.fit_board(styles.mid_game(16, 30, 99, seed, lost=False), style)
+        assert (board.cells == Cell.FLAG).any()
+        image, geometry = styles.screenshot(board, style, scale=1.0)
+        assert read_cells(image, geometry).board(None).to_text() == board.to_text()

@@ -229,6 +229,8 @@ class Group:
     runs: np.ndarray | None = None
     """``(4, size, size)`` the ink its glyph draws past each side of its cells, painted over in the
     neighbour (:func:`bot.vision.overdraw.runs_on`): part of its own glyph (:func:`run_on_ink`)."""
+    alone: bool = False
+    """The only glyph look on its kind: on a covered kind, that kind's flag whatever its ink."""
     why: str = ""
 
 
@@ -761,6 +763,10 @@ class Kind:
     texture: float
     digits: int = 0
     marks: int = 0
+    digit_looks: int = 0
+    """Glyph groups on it that are clearly digits: two or more looks of digits make it revealed."""
+    glyph_looks: int = 0
+    """Glyph groups of any shape on it (one look alone on a covered kind can only be its flag)."""
 
 
 def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
@@ -924,10 +930,14 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     drawn_like_mines(groups)
     for g in groups:
         if g.shape != Shape.PLAIN and g.kind is not None:
+            kinds[g.kind].glyph_looks += 1
             if g.shape == Shape.DIGIT and g.costs is not None and g.costs.min() <= CLEAR_DIGIT:
                 kinds[g.kind].digits += len(g.members)
+                kinds[g.kind].digit_looks += 1
             elif g.shape == Shape.MARK:
                 kinds[g.kind].marks += len(g.members)
+    for g in groups:
+        g.alone = g.shape != Shape.PLAIN and g.kind is not None and kinds[g.kind].glyph_looks == 1
     return kinds
 
 
@@ -940,15 +950,21 @@ def _refuse(cells: list[int], cols: int, why: str) -> RecognitionError:
 def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
     """Which kinds may be covered (True) or revealed (False), by structure; the board's logic picks.
 
-    Raised or textured kinds are covered; flat kinds carrying digits are revealed. A flat kind with
-    other glyphs on it may hold flags only when digits show which kind is revealed; otherwise it has
-    no option and the reading is refused."""
+    Raised or textured kinds are covered; flat kinds carrying digits are revealed, unless their digits
+    are one look alone while another flat kind shows digits of several looks: that one look may be a
+    flag drawn in one ink like a 1. A flat kind with other glyphs on it may hold flags only when digits
+    show which kind is revealed; otherwise it has no option and the reading is refused."""
     structural = [kind.raised or kind.texture >= TEXTURE for kind in kinds]
     revealed_known = any(kind.digits and not covered for kind, covered in zip(kinds, structural, strict=True))
+    several = any(
+        kind.digit_looks >= 2 and not covered for kind, covered in zip(kinds, structural, strict=True)
+    )
     options: list[tuple[bool, ...]] = []
     for kind, covered in zip(kinds, structural, strict=True):
         if covered:
             options.append((True,))  # digits on a raised kind: refused when their state is asked
+        elif kind.digits and kind.glyph_looks == 1 and several:
+            options.append((True, False))
         elif kind.digits:
             options.append((False,))
         elif kind.marks and not revealed_known:
@@ -989,8 +1005,8 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     if g.shape == Shape.DIGIT and not on_covered:
         return Cell(g.digit)
     framed = g.raised or g.frame <= FLAG_FRAME
-    if on_covered and framed and g.shape in (Shape.MARK, Shape.DIGIT) and (g.raised or g.colours):
-        return Cell.FLAG  # framed as a covered cell, raised or in two colours (cloth and pole)
+    if on_covered and framed and g.shape in (Shape.MARK, Shape.DIGIT) and (g.raised or g.colours or g.alone):
+        return Cell.FLAG  # framed as a covered cell, raised, in two colours (cloth and pole), or alone
     return None
 
 
@@ -1217,7 +1233,8 @@ def name_groups(
     kinds = _attach(groups, texture)
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: tuple[list[int], str] | None = None
-    options = _cover_options(kinds) if kinds else [()]
+    options = sorted(_cover_options(kinds) if kinds else [()], key=any)  # the problem told is a board's
+    # with a covered kind when one was tried: a reading with none is only the fallback
     if not options:
         marked = [g for g in groups if g.shape == Shape.MARK and g.kind is not None]
         raise _refuse(
