@@ -432,3 +432,16 @@ def test_a_flag_in_one_ink_on_a_flat_covered_tile_is_a_flag(look):
         assert (board.cells == Cell.FLAG).any()
         image, geometry = styles.screenshot(board, style, scale=1.0)
         assert read_cells(image, geometry).board(None).to_text() == board.to_text()
+
+
+def test_a_mine_glyph_far_from_every_digit_is_not_named_a_digit_by_counts():
+    """A lost board's wrong flag drawn as a mine under a red cross, alone on its tile: a symmetric glyph
+    only loosely near a 2 or a 3 (0.28). The counts rule the mine out, and once the one-ink flags read,
+    they had picked a 3 for it. A mine-shaped glyph is named a digit only by a clear digit shape."""
+    import styles
+
+    look = styles.LOOKS["gradient"]
+    board = styles.fit_board(styles.mid_game(12, 20, 62, seed=13, opened=0.4, lost=True), look)
+    assert (board.cells == Cell.WRONG_FLAG).any()
+    image, geometry = styles.screenshot(board, look, 1.0)
+    assert not exact_or_refused(image, geometry, board)

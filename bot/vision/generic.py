@@ -1182,6 +1182,7 @@ def _name_digits(
                 and g.digit_too
                 and s == Cell.MINE
                 and not (g.raised or (g.kind is not None and covered[g.kind]))
+                and g.costs.min() <= CLEAR_DIGIT  # a poor digit fit: a mine drawn otherwise, or crossed out
             )
         )
     ]
