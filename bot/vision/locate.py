@@ -632,6 +632,9 @@ def locate_board(image: np.ndarray, skin: Skin) -> Location:
             found = [shifted]
     elif found:
         remember_colours(skin, None)
+    if not found and not _covered_face(skin):
+        on_grid = _located_on_grid(image, skin)
+        found = [] if on_grid is None else [on_grid]
     height, width = image.shape[:2]
     if not found:
         raise BoardNotFoundError(f"no {skin.name!r} board found on the {width}x{height} screenshot")
@@ -643,6 +646,29 @@ def locate_board(image: np.ndarray, skin: Skin) -> Location:
     location = found[0]
     location.notes[:0] = notes
     return location
+
+
+def _covered_face(skin: Skin) -> bool:
+    """Whether the skin's covered tile (if it has one) has a flat middle that blobs can be found by."""
+    return Cell.COVERED not in skin.cells or any(kind.state == Cell.COVERED for kind in face_kinds(skin))
+
+
+def _located_on_grid(image: np.ndarray, skin: Skin) -> Location | None:
+    """The skinless grid finder's board read with the skin, when the skin's covered tile has no flat
+    face (a dithered pattern: a board of covered cells shows no blobs) and the skin reads it nearly
+    whole, as a board found by its faces must be."""
+    from bot.vision.grid import find_grid  # the skinless finder: only for such skins
+
+    try:
+        geometry = find_grid(image).geometry
+    except BoardNotFoundError:
+        return None
+    reading = classify_cells(image, geometry, skin, colours=None)
+    if _too_uncertain(reading, skin):
+        return None
+    note = "board found by the skinless grid finder: the skin's covered tile has no flat face"
+    LOGGER.info(note)
+    return Location(geometry, reading, skin, [note])
 
 
 def _off_colour(reading: CellReading) -> bool:
