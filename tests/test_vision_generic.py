@@ -445,3 +445,17 @@ def test_a_mine_glyph_far_from_every_digit_is_not_named_a_digit_by_counts():
     assert (board.cells == Cell.WRONG_FLAG).any()
     image, geometry = styles.screenshot(board, look, 1.0)
     assert not exact_or_refused(image, geometry, board)
+
+
+@pytest.mark.parametrize(("seed", "scale"), [(27, 1.5), (31, 1.0)])
+def test_a_lone_mine_look_no_number_settles_is_refused(seed, scale):
+    """A lost board whose wrong flag (a mine under a thick cross the cross test misses) or exploded
+    mine is one cell of its own look, with no number beside it: read as a shown mine it had passed
+    every count. It is refused, naming the cell, not read as a mine."""
+    import styles
+
+    look = styles.LOOKS["gradient"]
+    board = styles.fit_board(styles.mid_game(16, 30, 99, seed, lost=True), look)
+    image, geometry = styles.screenshot(board, look, scale)
+    with pytest.raises(RecognitionError, match="unlike the board's other shown mines"):
+        read_cells(image, geometry)
