@@ -20,6 +20,12 @@ The counter is found and read without any client's colours:
    a display whose value changed while the flags did not is the timer. Of two that fit a board of a
    standard size, the one giving the standard total is taken. When two still fit, the reading says so
    and gives no value rather than take the timer for the mines.
+6. *Colour shifts.* "Coloured" means coloured against the screen's own grey: a night light (blue and
+   green scaled down, then a gamma) paints grey window chrome a warm tan, whose white bevels would pass
+   for lit strokes. Under such a filter every grey keeps one chromaticity (the channel ratios of the
+   filter), which is the most common chromaticity of the screenshot's bright pixels (window chrome,
+   panels, boards); each channel is scaled so that chromaticity is grey again before anything is looked
+   for (:func:`screen_grey`). A screen whose grey is grey is left as it is.
 
 >>> import numpy as np
 >>> from bot.geometry import Geometry
@@ -115,6 +121,29 @@ HORIZONTAL = (0, 3, 6)
 HOLES = ((0.2, 0.38, 0.35, 0.65), (0.62, 0.8, 0.35, 0.65))
 """The insides of a 7-segment digit's two loops: never lit (a lit one means this is no digit)."""
 
+GREY_LEVEL = 24
+"""Least value of every channel of a pixel whose chromaticity counts towards the screen's grey (the
+ratios of darker pixels are noise)."""
+
+GREY_BIN = 0.04
+"""Width of a chromaticity bin (natural log of blue/red and green/red) when finding the commonest one."""
+
+GREY_SHARE = 0.5
+"""Least share of the counted pixels the commonest chromaticity must hold to be taken for the screen's
+grey (a screen of many colours, none dominant, is left as it is)."""
+
+GREY_SLACK = 0.03
+"""Channel ratios within this of 1 are grey already: the screenshot is left untouched."""
+
+GREY_SAMPLES = 20000
+"""About how many pixels, evenly spread, are sampled to find the screen's grey."""
+
+GREY_PIXELS = 400
+"""Fewest sampled pixels bright enough to tell the screen's grey."""
+
+NO_SHIFT = (1.0, 1.0, 1.0)
+"""The gains of a screen whose grey is grey (or whose grey cannot be told): the image is left as it is."""
+
 
 def draw_digit(
     image: np.ndarray, char: int | str, x: int, y: int, w: int, h: int, colour: tuple[int, int, int]
@@ -159,6 +188,46 @@ class CounterReading:
     """Every display read near the board (the mine counter and e.g. the timer)."""
     flags: int | None = None
     """Flags on the board this was read with (to tell the timer by a later frame)."""
+    grey: tuple[float, float, float] = NO_SHIFT
+    """The screen's grey gains this was read with (:func:`screen_grey`), kept for reading it again."""
+
+
+def screen_grey(image: np.ndarray) -> tuple[float, float, float]:
+    """Per-channel (B, G, R) gains that make the screen's grey grey again; :data:`NO_SHIFT` when it is
+    grey already or no chromaticity dominates (see the module docstring, *Colour shifts*).
+
+    >>> import numpy as np
+    >>> grey = np.full((40, 40, 3), 200, np.uint8)
+    >>> screen_grey(grey)
+    (1.0, 1.0, 1.0)
+    >>> warm = (grey * np.array([0.6, 0.85, 1.0])).astype(np.uint8)
+    >>> [round(g, 2) for g in screen_grey(warm)]
+    [1.67, 1.18, 1.0]
+    """
+    stride = max(1, int((image.shape[0] * image.shape[1] / GREY_SAMPLES) ** 0.5))
+    pixels = image[::stride, ::stride].reshape(-1, 3)
+    pixels = pixels[pixels.min(axis=1) >= GREY_LEVEL].astype(np.float32)
+    if len(pixels) < GREY_PIXELS:
+        return NO_SHIFT
+    ratios = np.log(pixels[:, :2] / pixels[:, 2:])
+    bins = np.round(ratios / GREY_BIN).astype(np.int64)
+    bins -= bins.min(axis=0)
+    keys = bins[:, 0] * (int(bins[:, 1].max()) + 1) + bins[:, 1]
+    counts = np.bincount(keys)
+    mode = int(counts.argmax())
+    if counts[mode] < GREY_SHARE * len(pixels):
+        return NO_SHIFT
+    blue, green = np.exp(np.median(ratios[keys == mode], axis=0))
+    if max(abs(blue - 1), abs(green - 1)) <= GREY_SLACK:
+        return NO_SHIFT
+    return (1 / float(blue), 1 / float(green), 1.0)
+
+
+def _balanced(window: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """The window with each channel scaled by ``gains`` (:func:`screen_grey`)."""
+    if gains == NO_SHIFT:
+        return window
+    return np.clip(window.astype(np.float32) * np.asarray(gains, np.float32), 0, 255).astype(np.uint8)
 
 
 def _bands(image: np.ndarray, geometry: Geometry) -> list[Region]:
@@ -321,13 +390,19 @@ def _read_display(
     return found
 
 
-def find_displays(image: np.ndarray, geometry: Geometry, text: bool = True) -> list[Display]:
+def find_displays(
+    image: np.ndarray, geometry: Geometry, text: bool = True, grey: tuple[float, float, float] | None = None
+) -> list[Display]:
     """Every 7-segment display above or below the board, left to right, top to bottom; when there is
-    none (and ``text``), every labelled number in text there (:func:`_text_numbers`)."""
+    none (and ``text``), every labelled number in text there (:func:`_text_numbers`). Colours are
+    judged against the screen's grey: ``grey`` gains (:func:`screen_grey`, found from ``image`` when
+    not given)."""
     pitch = max(geometry.pitch_x, geometry.pitch_y)
+    gains = screen_grey(image) if grey is None else grey
     found = []
     windows = [
-        (band, image[band.top : band.bottom, band.left : band.right]) for band in _bands(image, geometry)
+        (band, _balanced(image[band.top : band.bottom, band.left : band.right], gains))
+        for band in _bands(image, geometry)
     ]
     for band, window in windows:
         strokes = _stroke_mask(window, pitch)
@@ -528,13 +603,16 @@ def mine_counter(
     bounds = None if board is None else _mine_bounds(board)
     flags = None if bounds is None else bounds[0]
     if earlier is not None and earlier.display is not None:
-        again = _reread(image, geometry, earlier.display)
+        again = _reread(image, geometry, earlier.display, earlier.grey)
         if again is not None and (bounds is None or _fits(again, bounds)):
             others = [again if d == earlier.display else d for d in earlier.displays]
-            return CounterReading(again.value, "", again, others, flags)
-    displays = find_displays(image, geometry)
+            return CounterReading(again.value, "", again, others, flags, earlier.grey)
+    grey = screen_grey(image)
+    displays = find_displays(image, geometry, grey=grey)
     if not displays:
-        return CounterReading(None, "no 7-segment counter or labelled number above or below the board")
+        return CounterReading(
+            None, "no 7-segment counter or labelled number above or below the board", grey=grey
+        )
     candidates = list(displays)
     if bounds is not None:
         candidates = [d for d in candidates if _fits(d, bounds)]
@@ -544,7 +622,7 @@ def mine_counter(
     shown = ", ".join(f"{d.text!r} at ({d.region.left}, {d.region.top})" for d in displays)
     if not candidates:
         return CounterReading(
-            None, f"no display fits the board as mines left ({shown})", None, displays, flags
+            None, f"no display fits the board as mines left ({shown})", None, displays, flags, grey
         )
     if len(candidates) > 1 and board is not None:
         standard = STANDARD_MINES.get(board.shape)
@@ -557,18 +635,22 @@ def mine_counter(
             None,
             displays,
             flags,
+            grey,
         )
-    return CounterReading(candidates[0].value, "", candidates[0], displays, flags)
+    return CounterReading(candidates[0].value, "", candidates[0], displays, flags, grey)
 
 
-def _reread(image: np.ndarray, geometry: Geometry, display: Display) -> Display | None:
-    """The display found where it was before (the cheap path each move), or ``None``."""
+def _reread(
+    image: np.ndarray, geometry: Geometry, display: Display, grey: tuple[float, float, float]
+) -> Display | None:
+    """The display found where it was before (the cheap path each move, with the screen's grey found
+    then), or ``None``."""
     region, pitch = display.region, max(geometry.pitch_x, geometry.pitch_y)
     grow = region.height
     left, top = max(0, region.left - 4 * grow), max(0, region.top - grow)
     right = min(image.shape[1], region.right + grow)
     bottom = min(image.shape[0], region.bottom + grow)
-    window = image[top:bottom, left:right]
+    window = _balanced(image[top:bottom, left:right], grey)
     strokes = _stroke_mask(window, pitch)
     found = [d for box in _groups(strokes, pitch) for d in _read_display(window, strokes, box, pitch)]
     found = found or _text_numbers(window, pitch)
