@@ -208,13 +208,17 @@ def test_real_counters_under_colour_shifts_read_right_never_wrong(tint_name):
 
 
 def test_screen_grey_leaves_untinted_captures_alone_and_finds_the_tint():
-    """Untinted captures keep their colours (so untinted readings cannot change); under the night light
-    the gains found undo the filter's channel ratios (blue 0.6 ** 1.25, green 0.85 ** 1.25)."""
-    from bot.vision.counter import NO_SHIFT, screen_grey
+    """Every band searched of the untinted captures keeps its colours (so untinted readings cannot
+    change); under the night light the gains found undo the filter's channel ratios (blue 0.6 ** 1.25,
+    green 0.85 ** 1.25)."""
+    from bot.vision.counter import NO_SHIFT, _bands, screen_grey
     from harness.colour import night_light
 
     for png in COUNTER_CAPTURES:
-        assert screen_grey(cv2.imread(str(png))) == NO_SHIFT, png
+        image = cv2.imread(str(png))
+        geometry = Geometry(**json.loads(png.with_suffix(".json").read_text())["geometry"])
+        for band in _bands(image, geometry):
+            assert screen_grey(image[band.top : band.bottom, band.left : band.right]) == NO_SHIFT, png
     gains = screen_grey(night_light(cv2.imread(str(REAL / "xdemineur" / "expert_flags.png"))))
     assert gains[0] == pytest.approx(0.6**-1.25, rel=0.03)
     assert gains[1] == pytest.approx(0.85**-1.25, rel=0.03)
@@ -232,7 +236,28 @@ def test_tinted_counter_read_again_where_it_was():
     first = mine_counter(image, geometry, truth)
     again = mine_counter(image, geometry, truth, earlier=first)
     assert again.value == first.value == _mines_left(truth) and again.display == first.display
-    assert again.grey == first.grey != (1.0, 1.0, 1.0)
+    assert again.display.grey == first.display.grey != (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "gains", [(0.6, 0.85, 1.0), (1.0, 0.85, 0.6), (0.7, 1.0, 0.7)], ids=["tan", "blue", "green"]
+)
+def test_coloured_chrome_over_a_grey_board_is_never_misread(gains):
+    """A client whose window chrome is coloured while its board is grey (the bands above and below the
+    board tinted, the board not): the chrome's light bevels are no lit strokes, as its own grey is
+    balanced. Before, JSMinesweeper's bevels read as a ``111`` display on 14 such captures."""
+    from harness.colour import tint
+
+    for png in COUNTER_CAPTURES:
+        meta = json.loads(png.with_suffix(".json").read_text())
+        truth = _truth(png)
+        truth.mines = meta["mines"]
+        geometry = Geometry(**meta["geometry"])
+        image = cv2.imread(str(png))
+        top, bottom = int(geometry.top), int(geometry.top + geometry.rows * geometry.pitch_y)
+        image[:top], image[bottom:] = tint(image[:top], gains), tint(image[bottom:], gains)
+        counter = mine_counter(image, geometry, truth)
+        assert counter.value == _mines_left(truth), f"{png}: {counter.value} ({counter.reason})"
 
 
 def test_a_screen_of_no_dominant_colour_is_left_alone():

@@ -20,12 +20,13 @@ The counter is found and read without any client's colours:
    a display whose value changed while the flags did not is the timer. Of two that fit a board of a
    standard size, the one giving the standard total is taken. When two still fit, the reading says so
    and gives no value rather than take the timer for the mines.
-6. *Colour shifts.* "Coloured" means coloured against the screen's own grey: a night light (blue and
-   green scaled down, then a gamma) paints grey window chrome a warm tan, whose white bevels would pass
-   for lit strokes. Under such a filter every grey keeps one chromaticity (the channel ratios of the
-   filter), which is the most common chromaticity of the screenshot's bright pixels (window chrome,
-   panels, boards); each channel is scaled so that chromaticity is grey again before anything is looked
-   for (:func:`screen_grey`). A screen whose grey is grey is left as it is.
+6. *Colour shifts.* "Coloured" means coloured against the window's own grey: a night light (blue and
+   green scaled down, then a gamma) paints grey window chrome a warm tan, and so does a client whose
+   chrome is tan; its white bevels would then pass for lit strokes. Under such a filter every grey
+   keeps one chromaticity (the channel ratios of the filter), which is the most common chromaticity of
+   the bright pixels around the display (window chrome, panels); each channel of the band searched is
+   scaled so that chromaticity is grey again before anything is looked for (:func:`screen_grey`). A
+   band whose grey is grey is left as it is.
 
 >>> import numpy as np
 >>> from bot.geometry import Geometry
@@ -175,6 +176,8 @@ class Display:
     kind: str = "lcd"
     """``lcd`` (7 segments, read by which are lit) or ``text`` (glyphs read by hand-made shape rules,
     checked on xbomb's font only: other fonts may misread, so a caller may want to confirm it)."""
+    grey: tuple[float, float, float] = NO_SHIFT
+    """The gains its band was balanced with (:func:`screen_grey`), kept for reading it again."""
 
 
 @dataclass
@@ -188,8 +191,6 @@ class CounterReading:
     """Every display read near the board (the mine counter and e.g. the timer)."""
     flags: int | None = None
     """Flags on the board this was read with (to tell the timer by a later frame)."""
-    grey: tuple[float, float, float] = NO_SHIFT
-    """The screen's grey gains this was read with (:func:`screen_grey`), kept for reading it again."""
 
 
 def screen_grey(image: np.ndarray) -> tuple[float, float, float]:
@@ -390,29 +391,26 @@ def _read_display(
     return found
 
 
-def find_displays(
-    image: np.ndarray, geometry: Geometry, text: bool = True, grey: tuple[float, float, float] | None = None
-) -> list[Display]:
+def find_displays(image: np.ndarray, geometry: Geometry, text: bool = True) -> list[Display]:
     """Every 7-segment display above or below the board, left to right, top to bottom; when there is
     none (and ``text``), every labelled number in text there (:func:`_text_numbers`). Colours are
-    judged against the screen's grey: ``grey`` gains (:func:`screen_grey`, found from ``image`` when
-    not given)."""
+    judged against each band's own grey (:func:`screen_grey`)."""
     pitch = max(geometry.pitch_x, geometry.pitch_y)
-    gains = screen_grey(image) if grey is None else grey
     found = []
-    windows = [
-        (band, _balanced(image[band.top : band.bottom, band.left : band.right], gains))
-        for band in _bands(image, geometry)
-    ]
-    for band, window in windows:
+    windows = []
+    for band in _bands(image, geometry):
+        window = image[band.top : band.bottom, band.left : band.right]
+        gains = screen_grey(window)
+        windows.append((band, _balanced(window, gains), gains))
+    for band, window, gains in windows:
         strokes = _stroke_mask(window, pitch)
         for box in _groups(strokes, pitch):
             for display in _read_display(window, strokes, box, pitch):
-                found.append(replace(display, region=display.region.offset(band.left, band.top)))
+                found.append(replace(display, region=display.region.offset(band.left, band.top), grey=gains))
     if not found and text:
-        for band, window in windows:
+        for band, window, gains in windows:
             for display in _text_numbers(window, pitch):
-                found.append(replace(display, region=display.region.offset(band.left, band.top)))
+                found.append(replace(display, region=display.region.offset(band.left, band.top), grey=gains))
     return sorted(found, key=lambda d: (d.region.top // max(1, d.region.height), d.region.left))
 
 
@@ -603,16 +601,13 @@ def mine_counter(
     bounds = None if board is None else _mine_bounds(board)
     flags = None if bounds is None else bounds[0]
     if earlier is not None and earlier.display is not None:
-        again = _reread(image, geometry, earlier.display, earlier.grey)
+        again = _reread(image, geometry, earlier.display)
         if again is not None and (bounds is None or _fits(again, bounds)):
             others = [again if d == earlier.display else d for d in earlier.displays]
-            return CounterReading(again.value, "", again, others, flags, earlier.grey)
-    grey = screen_grey(image)
-    displays = find_displays(image, geometry, grey=grey)
+            return CounterReading(again.value, "", again, others, flags)
+    displays = find_displays(image, geometry)
     if not displays:
-        return CounterReading(
-            None, "no 7-segment counter or labelled number above or below the board", grey=grey
-        )
+        return CounterReading(None, "no 7-segment counter or labelled number above or below the board")
     candidates = list(displays)
     if bounds is not None:
         candidates = [d for d in candidates if _fits(d, bounds)]
@@ -622,7 +617,7 @@ def mine_counter(
     shown = ", ".join(f"{d.text!r} at ({d.region.left}, {d.region.top})" for d in displays)
     if not candidates:
         return CounterReading(
-            None, f"no display fits the board as mines left ({shown})", None, displays, flags, grey
+            None, f"no display fits the board as mines left ({shown})", None, displays, flags
         )
     if len(candidates) > 1 and board is not None:
         standard = STANDARD_MINES.get(board.shape)
@@ -635,26 +630,23 @@ def mine_counter(
             None,
             displays,
             flags,
-            grey,
         )
-    return CounterReading(candidates[0].value, "", candidates[0], displays, flags, grey)
+    return CounterReading(candidates[0].value, "", candidates[0], displays, flags)
 
 
-def _reread(
-    image: np.ndarray, geometry: Geometry, display: Display, grey: tuple[float, float, float]
-) -> Display | None:
-    """The display found where it was before (the cheap path each move, with the screen's grey found
+def _reread(image: np.ndarray, geometry: Geometry, display: Display) -> Display | None:
+    """The display found where it was before (the cheap path each move, its band's grey as found
     then), or ``None``."""
     region, pitch = display.region, max(geometry.pitch_x, geometry.pitch_y)
     grow = region.height
     left, top = max(0, region.left - 4 * grow), max(0, region.top - grow)
     right = min(image.shape[1], region.right + grow)
     bottom = min(image.shape[0], region.bottom + grow)
-    window = _balanced(image[top:bottom, left:right], grey)
+    window = _balanced(image[top:bottom, left:right], display.grey)
     strokes = _stroke_mask(window, pitch)
     found = [d for box in _groups(strokes, pitch) for d in _read_display(window, strokes, box, pitch)]
     found = found or _text_numbers(window, pitch)
-    found = [replace(d, region=d.region.offset(left, top)) for d in found]
+    found = [replace(d, region=d.region.offset(left, top), grey=display.grey) for d in found]
     same = [
         d
         for d in found
