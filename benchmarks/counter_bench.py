@@ -4,7 +4,8 @@ Each capture of ``tests/data/real`` with a ``NAME.json`` (the board's geometry a
 true board is read with :func:`bot.vision.counter.mine_counter` given that board (as play reads it),
 once per colour shift (``harness.colour.tint``: per-channel gains, then a gamma). "right": the mines
 left (mines less flags); "refused": no value, with the reason; "wrong": another value (must be 0).
-CPU time is the first read of each capture (no earlier reading), untinted and tinted alike.
+CPU time is the first read of each capture (no earlier reading), untinted and tinted alike. With
+``--all``, also shifts beyond the targets, and chrome tinted while the board is not.
 
     python benchmarks/counter_bench.py [--all] [--verbose]
 """
@@ -47,6 +48,14 @@ BEYOND = {
 }
 """Shifts no target names (``--all``): how far the method carries."""
 
+CHROME = {
+    "tan chrome, grey board": (0.6, 0.85, 1.0),
+    "blue chrome, grey board": (1.0, 0.85, 0.6),
+    "green chrome, grey board": (0.7, 1.0, 0.7),
+}
+"""Gains applied above and below the board only (``--all``): a client whose window chrome is coloured
+while its board is grey."""
+
 
 def captures() -> list[tuple[Path, Board, Geometry]]:
     """Every real capture with its geometry, its true board and that board's mine total."""
@@ -74,16 +83,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="say why each capture was refused or wrong")
     args = parser.parse_args(argv)
     shifts = {**TARGETS, **(BEYOND if args.all else {})}
+    chrome = {name: (gains, 1.0) for name, gains in CHROME.items()} if args.all else {}
     rows = captures()
     print("| shift | client | captures | right | refused | wrong | CPU ms median (max) |")
     print("|---|---|---|---|---|---|---|")
     wrong_total = 0
-    for name, (gains, gamma) in shifts.items():
+    for name, (gains, gamma) in {**shifts, **chrome}.items():
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
         times: dict[str, list[float]] = defaultdict(list)
         for png, board, geometry in rows:
             client = png.relative_to(REAL).parts[0]
-            image = tint(cv2.imread(str(png)), gains, gamma)
+            image = cv2.imread(str(png))
+            if name in chrome:
+                top, bottom = int(geometry.top), int(geometry.top + geometry.rows * geometry.pitch_y)
+                image[:top], image[bottom:] = tint(image[:top], gains), tint(image[bottom:], gains)
+            else:
+                image = tint(image, gains, gamma)
             start = time.process_time()
             reading = mine_counter(image, geometry, board)
             times[client].append(1000 * (time.process_time() - start))
