@@ -123,27 +123,27 @@ HOLES = ((0.2, 0.38, 0.35, 0.65), (0.62, 0.8, 0.35, 0.65))
 """The insides of a 7-segment digit's two loops: never lit (a lit one means this is no digit)."""
 
 GREY_LEVEL = 24
-"""Least value of every channel of a pixel whose chromaticity counts towards the screen's grey (the
-ratios of darker pixels are noise)."""
+"""Least value of every channel of a pixel whose chromaticity counts towards a band's grey (the ratios
+of darker pixels are noise)."""
 
 GREY_BIN = 0.04
 """Width of a chromaticity bin (natural log of blue/red and green/red) when finding the commonest one."""
 
 GREY_SHARE = 0.5
-"""Least share of the counted pixels the commonest chromaticity must hold to be taken for the screen's
-grey (a screen of many colours, none dominant, is left as it is)."""
+"""Least share of the counted pixels the commonest chromaticity must hold to be taken for a band's grey
+(a band of many colours, none dominant, is left as it is)."""
 
 GREY_SLACK = 0.03
-"""Channel ratios within this of 1 are grey already: the screenshot is left untouched."""
+"""Channel ratios within this of 1 are grey already: the band is left untouched."""
 
 GREY_SAMPLES = 20000
-"""About how many pixels, evenly spread, are sampled to find the screen's grey."""
+"""About how many pixels, evenly spread, are sampled to find a band's grey."""
 
 GREY_PIXELS = 400
-"""Fewest sampled pixels bright enough to tell the screen's grey."""
+"""Fewest sampled pixels bright enough to tell a band's grey."""
 
 NO_SHIFT = (1.0, 1.0, 1.0)
-"""The gains of a screen whose grey is grey (or whose grey cannot be told): the image is left as it is."""
+"""The gains of a band whose grey is grey (or whose grey cannot be told): it is left as it is."""
 
 
 def draw_digit(
@@ -194,8 +194,8 @@ class CounterReading:
 
 
 def screen_grey(image: np.ndarray) -> tuple[float, float, float]:
-    """Per-channel (B, G, R) gains that make the screen's grey grey again; :data:`NO_SHIFT` when it is
-    grey already or no chromaticity dominates (see the module docstring, *Colour shifts*).
+    """Per-channel (B, G, R) gains that make the grey of ``image`` (a band of the screen) grey again;
+    :data:`NO_SHIFT` when it is grey already or no chromaticity dominates (module docstring, item 6).
 
     >>> import numpy as np
     >>> grey = np.full((40, 40, 3), 200, np.uint8)
