@@ -290,10 +290,16 @@ class Labeller:
         return float(np.mean([all(self.base[n] == own for n in nbrs) for nbrs in cells]))
 
     def _propose(
-        self, gid: int, state: Cell | None, sure: bool, reason: str, alts: tuple[Cell, ...] = ()
+        self,
+        gid: int,
+        state: Cell | None,
+        sure: bool,
+        reason: str,
+        alts: tuple[Cell, ...] = (),
+        looks_only: bool = False,
     ) -> None:
         if gid not in self.proposals:
-            self.proposals[gid] = Proposal(gid, state, sure, reason, alts)
+            self.proposals[gid] = Proposal(gid, state, sure, reason, alts, looks_only)
 
     def _group_of(self, state: Cell) -> int | None:
         best = [gid for gid, p in self.proposals.items() if p.state == state]
@@ -465,7 +471,8 @@ class Labeller:
         for i, g in enumerate(flags):
             red = _red_fraction(g.image, ink_mask(g.image, cov_img))
             if i == 0 and red >= 0.1 and self._group_of(Cell.FLAG) is None:
-                self._propose(g.id, Cell.FLAG, True, f"a red mark on the covered cell ({red:.0%} of it red)")
+                why = f"a red mark on the covered cell ({red:.0%} of it red)"
+                self._propose(g.id, Cell.FLAG, True, why, looks_only=True)
             else:
                 self._propose(g.id, None, False, "a mark on the covered cell that is not a red flag (a '?')")
         exploded = self._group_of(Cell.EXPLODED)
@@ -487,11 +494,11 @@ class Labeller:
             share, g = max(single, key=lambda t: t[0])
             exploded = g.id
             why = f"a glyph on a red cell ({share:.0%} of its background red): the mine that was clicked"
-            self._propose(exploded, Cell.EXPLODED, True, why)
+            self._propose(exploded, Cell.EXPLODED, True, why, looks_only=True)
         elif exploded is None and red and self._group_of(Cell.MINE) is None:
             share, g = max(red, key=lambda t: t[1].count)
             why = f"a glyph on a red cell on {g.count} cells, too many to be the one clicked: the shown mines"
-            self._propose(g.id, Cell.MINE, True, why)
+            self._propose(g.id, Cell.MINE, True, why, looks_only=True)
         shape_ref = exploded if exploded is not None else self._group_of(Cell.MINE)
         if shape_ref is None:
             return
@@ -515,7 +522,8 @@ class Labeller:
             scored.append((iou, red, g))
         for iou, red, g in sorted(scored, key=lambda t: -t[0]):
             if iou >= 0.45 and not red.any() and self._group_of(Cell.MINE) is None:
-                self._propose(g.id, Cell.MINE, True, f"shaped like the exploded mine (overlap {iou:.2f})")
+                why = f"shaped like the exploded mine (overlap {iou:.2f})"
+                self._propose(g.id, Cell.MINE, True, why, looks_only=True)
         mine = self._image(Cell.MINE)
         if mine is None or self._group_of(Cell.WRONG_FLAG) is not None:
             return
@@ -533,7 +541,7 @@ class Labeller:
             diff, g = min(crossed, key=lambda t: t[0])
             if diff < 25:
                 why = f"the shown mine crossed in red (off the red, {diff:.0f} apart)"
-                self._propose(g.id, Cell.WRONG_FLAG, True, why)
+                self._propose(g.id, Cell.WRONG_FLAG, True, why, looks_only=True)
 
     def _shots_showing(self, *states: Cell) -> set[int]:
         """The screenshots with a cell of a group proposed as one of ``states``."""

@@ -85,6 +85,9 @@ class Proposal:
     confident: bool
     reason: str
     alternatives: tuple[Cell, ...] = ()
+    looks_only: bool = False
+    """Sure from the group's pixels alone (a red mark, a glyph on a red ground, a mine's shape), with no
+    count behind it: the skinless reader's exact reading of the whole screenshot outweighs it."""
 
     def describe(self) -> str:
         """One line for a human: the proposal and its reason."""

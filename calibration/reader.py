@@ -8,6 +8,15 @@ a screenshot exactly, its states are a second, independent opinion on every grou
 - a group the labeller is unsure of, whose read cells the reader names all alike, takes that state;
 - a sure label the reader contradicts becomes unsure (one of the two is wrong: nothing is guessed);
 - a group whose read cells the reader names differently is left unsure (it mixes states).
+
+Except one case, where the two are not of equal weight: a label sure from the group's pixels alone
+(:attr:`Proposal.looks_only`: a red mark taken for a flag, a glyph on a red ground taken for a mine)
+against the reader's exact reading of every screenshot the group is on, when the reader names every
+cell of the group alike and contradicts no other sure label on those screenshots. The reader's
+reading then holds by the board's counts and agrees with the labeller everywhere else, so the two
+boards differ in this group only, and the one that holds by the counts is taken (xbomb's bold red 3,
+overflowing its cell, is "a red mark on the covered cell" to the looks and a 3 to the reader). A label
+the counts made sure is never overruled this way.
 """
 
 from __future__ import annotations
@@ -83,9 +92,57 @@ def reconcile(proposal: Proposal, states: set[Cell]) -> Proposal:
     )
 
 
+def contradicted(group: Group, proposal: Proposal, readings: Sequence[np.ndarray | None]) -> bool:
+    """Whether the reader names a read cell of a surely labelled group otherwise than its label."""
+    return (
+        proposal.confident
+        and proposal.state is not None
+        and any(
+            readings[m.shot] is not None and int(readings[m.shot][m.cell]) != int(proposal.state)  # type: ignore[arg-type,index]
+            for m in group.members
+        )
+    )
+
+
+def overruled(
+    group: Group,
+    proposal: Proposal,
+    readings: Sequence[np.ndarray | None],
+    disputed: set[int],
+    shots_of: dict[int, set[int]],
+) -> Proposal | None:
+    """The reader's state for a looks-only label it contradicts, when its reading settles the group
+    (see the module doc: every cell of the group read, all alike, no other dispute on its screenshots)."""
+    if not (proposal.confident and proposal.looks_only):
+        return None
+    shots = shots_of[group.id]
+    if any(readings[k] is None for k in shots):
+        return None
+    states = group_states(group, readings)
+    if len(states) != 1 or proposal.state in states:
+        return None
+    if any(shots & shots_of[gid] for gid in disputed - {group.id}):
+        return None
+    (state,) = states
+    return Proposal(
+        proposal.group,
+        state,
+        True,
+        f"the skinless reader, reading every screenshot it is on exactly and agreeing with every other "
+        f"sure label there, names every cell of it {state_key(state)} (the looks alone said "
+        f"{state_key(proposal.state)}: {proposal.reason})",  # type: ignore[arg-type]
+    )
+
+
 def check_labels(
     groups: Sequence[Group], proposals: dict[int, Proposal], readings: Sequence[np.ndarray | None]
 ) -> dict[int, Proposal]:
     """Every group's proposal reconciled with the skinless reader's readings of the screenshots."""
     by_id = {g.id: g for g in groups}
-    return {gid: reconcile(p, group_states(by_id[gid], readings)) for gid, p in proposals.items()}
+    shots_of = {g.id: {m.shot for m in g.members} for g in groups}
+    disputed = {gid for gid, p in proposals.items() if contradicted(by_id[gid], p, readings)}
+    out = {}
+    for gid, p in proposals.items():
+        settled = overruled(by_id[gid], p, readings, disputed, shots_of) if gid in disputed else None
+        out[gid] = settled or reconcile(p, group_states(by_id[gid], readings))
+    return out

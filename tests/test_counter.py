@@ -173,3 +173,96 @@ def test_text_digits_of_other_fonts_are_read_or_refused_never_misread():
     reads = [(digit, read_glyph(shape)) for digit, shape in shapes]
     assert all(read in (None, digit) for digit, read in reads), [r for r in reads if r[1] not in (None, r[0])]
     assert sum(read == digit for digit, read in reads) >= len(reads) // 3
+
+
+TINTS = {
+    "night light": ((0.6, 0.85, 1.0), 1.25),
+    "night light, no gamma": ((0.6, 0.85, 1.0), 1.0),
+    "gamma 1.25": ((1.0, 1.0, 1.0), 1.25),
+}
+"""The colour shifts the targets name (``harness.colour``), and the night light's gains alone (which once
+made JSMinesweeper's tan-tinted white bevels read as a ``111`` display)."""
+
+COUNTER_CAPTURES = sorted(p for p in REAL.rglob("*.png") if p.with_suffix(".json").is_file())
+"""Every real capture of a client with a counter, with its geometry and mine total in ``NAME.json``."""
+
+
+@pytest.mark.parametrize("tint_name", list(TINTS))
+def test_real_counters_under_colour_shifts_read_right_never_wrong(tint_name):
+    """Every client's counter, tinted: read right on >= 95% of each client's captures, never wrong."""
+    from harness.colour import tint
+
+    gains, gamma = TINTS[tint_name]
+    right: dict[str, list[bool]] = {}
+    for png in COUNTER_CAPTURES:
+        meta = json.loads(png.with_suffix(".json").read_text())
+        truth = _truth(png)
+        truth.mines = meta["mines"]
+        image = tint(cv2.imread(str(png)), gains, gamma)
+        counter = mine_counter(image, Geometry(**meta["geometry"]), truth)
+        assert counter.value in (None, _mines_left(truth)), f"{png}: read {counter.value}"
+        right.setdefault(png.relative_to(REAL).parts[0], []).append(counter.value is not None)
+    assert set(right) >= {"winemine", "xdemineur", "xbomb", "ace-minesweeper", "jsminesweeper"}
+    for client, hits in right.items():
+        assert sum(hits) >= 0.95 * len(hits), f"{client}: {sum(hits)} of {len(hits)} read"
+
+
+def test_screen_grey_leaves_untinted_captures_alone_and_finds_the_tint():
+    """Every band searched of the untinted captures keeps its colours (so untinted readings cannot
+    change); under the night light the gains found undo the filter's channel ratios (blue 0.6 ** 1.25,
+    green 0.85 ** 1.25)."""
+    from bot.vision.counter import NO_SHIFT, _bands, screen_grey
+    from harness.colour import night_light
+
+    for png in COUNTER_CAPTURES:
+        image = cv2.imread(str(png))
+        geometry = Geometry(**json.loads(png.with_suffix(".json").read_text())["geometry"])
+        for band in _bands(image, geometry):
+            assert screen_grey(image[band.top : band.bottom, band.left : band.right]) == NO_SHIFT, png
+    gains = screen_grey(night_light(cv2.imread(str(REAL / "xdemineur" / "expert_flags.png"))))
+    assert gains[0] == pytest.approx(0.6**-1.25, rel=0.03)
+    assert gains[1] == pytest.approx(0.85**-1.25, rel=0.03)
+
+
+def test_tinted_counter_read_again_where_it_was():
+    """The cheap per-move path reads a tinted counter with the screen's grey found the first time."""
+    from harness.colour import night_light
+
+    png = REAL / "jsminesweeper" / "t24_z125" / "expert_flags.png"
+    meta = json.loads(png.with_suffix(".json").read_text())
+    truth = _truth(png)
+    truth.mines = meta["mines"]
+    image, geometry = night_light(cv2.imread(str(png))), Geometry(**meta["geometry"])
+    first = mine_counter(image, geometry, truth)
+    again = mine_counter(image, geometry, truth, earlier=first)
+    assert again.value == first.value == _mines_left(truth) and again.display == first.display
+    assert again.display.grey == first.display.grey != (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "gains", [(0.6, 0.85, 1.0), (1.0, 0.85, 0.6), (0.7, 1.0, 0.7)], ids=["tan", "blue", "green"]
+)
+def test_coloured_chrome_over_a_grey_board_is_never_misread(gains):
+    """A client whose window chrome is coloured while its board is grey (the bands above and below the
+    board tinted, the board not): the chrome's light bevels are no lit strokes, as its own grey is
+    balanced. Before, JSMinesweeper's bevels read as a ``111`` display on 14 such captures."""
+    from harness.colour import tint
+
+    for png in COUNTER_CAPTURES:
+        meta = json.loads(png.with_suffix(".json").read_text())
+        truth = _truth(png)
+        truth.mines = meta["mines"]
+        geometry = Geometry(**meta["geometry"])
+        image = cv2.imread(str(png))
+        top, bottom = int(geometry.top), int(geometry.top + geometry.rows * geometry.pitch_y)
+        image[:top], image[bottom:] = tint(image[:top], gains), tint(image[bottom:], gains)
+        counter = mine_counter(image, geometry, truth)
+        assert counter.value == _mines_left(truth), f"{png}: {counter.value} ({counter.reason})"
+
+
+def test_a_screen_of_no_dominant_colour_is_left_alone():
+    """Random colours: no chromaticity holds half the pixels, so nothing is balanced."""
+    from bot.vision.counter import NO_SHIFT, screen_grey
+
+    noise = np.random.default_rng(0).integers(30, 255, (200, 200, 3), dtype=np.uint8)
+    assert screen_grey(noise) == NO_SHIFT

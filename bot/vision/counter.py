@@ -20,6 +20,13 @@ The counter is found and read without any client's colours:
    a display whose value changed while the flags did not is the timer. Of two that fit a board of a
    standard size, the one giving the standard total is taken. When two still fit, the reading says so
    and gives no value rather than take the timer for the mines.
+6. *Colour shifts.* "Coloured" means coloured against the window's own grey: a night light (blue and
+   green scaled down, then a gamma) paints grey window chrome a warm tan, and so does a client whose
+   chrome is tan; its white bevels would then pass for lit strokes. Under such a filter every grey
+   keeps one chromaticity (the channel ratios of the filter), which is the most common chromaticity of
+   the bright pixels around the display (window chrome, panels); each channel of the band searched is
+   scaled so that chromaticity is grey again before anything is looked for (:func:`screen_grey`). A
+   band whose grey is grey is left as it is.
 
 >>> import numpy as np
 >>> from bot.geometry import Geometry
@@ -115,6 +122,29 @@ HORIZONTAL = (0, 3, 6)
 HOLES = ((0.2, 0.38, 0.35, 0.65), (0.62, 0.8, 0.35, 0.65))
 """The insides of a 7-segment digit's two loops: never lit (a lit one means this is no digit)."""
 
+GREY_LEVEL = 24
+"""Least value of every channel of a pixel whose chromaticity counts towards a band's grey (the ratios
+of darker pixels are noise)."""
+
+GREY_BIN = 0.04
+"""Width of a chromaticity bin (natural log of blue/red and green/red) when finding the commonest one."""
+
+GREY_SHARE = 0.5
+"""Least share of the counted pixels the commonest chromaticity must hold to be taken for a band's grey
+(a band of many colours, none dominant, is left as it is)."""
+
+GREY_SLACK = 0.03
+"""Channel ratios within this of 1 are grey already: the band is left untouched."""
+
+GREY_SAMPLES = 20000
+"""About how many pixels, evenly spread, are sampled to find a band's grey."""
+
+GREY_PIXELS = 400
+"""Fewest sampled pixels bright enough to tell a band's grey."""
+
+NO_SHIFT = (1.0, 1.0, 1.0)
+"""The gains of a band whose grey is grey (or whose grey cannot be told): it is left as it is."""
+
 
 def draw_digit(
     image: np.ndarray, char: int | str, x: int, y: int, w: int, h: int, colour: tuple[int, int, int]
@@ -146,6 +176,8 @@ class Display:
     kind: str = "lcd"
     """``lcd`` (7 segments, read by which are lit) or ``text`` (glyphs read by hand-made shape rules,
     checked on xbomb's font only: other fonts may misread, so a caller may want to confirm it)."""
+    grey: tuple[float, float, float] = NO_SHIFT
+    """The gains its band was balanced with (:func:`screen_grey`), kept for reading it again."""
 
 
 @dataclass
@@ -159,6 +191,44 @@ class CounterReading:
     """Every display read near the board (the mine counter and e.g. the timer)."""
     flags: int | None = None
     """Flags on the board this was read with (to tell the timer by a later frame)."""
+
+
+def screen_grey(image: np.ndarray) -> tuple[float, float, float]:
+    """Per-channel (B, G, R) gains that make the grey of ``image`` (a band of the screen) grey again;
+    :data:`NO_SHIFT` when it is grey already or no chromaticity dominates (module docstring, item 6).
+
+    >>> import numpy as np
+    >>> grey = np.full((40, 40, 3), 200, np.uint8)
+    >>> screen_grey(grey)
+    (1.0, 1.0, 1.0)
+    >>> warm = (grey * np.array([0.6, 0.85, 1.0])).astype(np.uint8)
+    >>> [round(g, 2) for g in screen_grey(warm)]
+    [1.67, 1.18, 1.0]
+    """
+    stride = max(1, int((image.shape[0] * image.shape[1] / GREY_SAMPLES) ** 0.5))
+    pixels = image[::stride, ::stride].reshape(-1, 3)
+    pixels = pixels[pixels.min(axis=1) >= GREY_LEVEL].astype(np.float32)
+    if len(pixels) < GREY_PIXELS:
+        return NO_SHIFT
+    ratios = np.log(pixels[:, :2] / pixels[:, 2:])
+    bins = np.round(ratios / GREY_BIN).astype(np.int64)
+    bins -= bins.min(axis=0)
+    keys = bins[:, 0] * (int(bins[:, 1].max()) + 1) + bins[:, 1]
+    counts = np.bincount(keys)
+    mode = int(counts.argmax())
+    if counts[mode] < GREY_SHARE * len(pixels):
+        return NO_SHIFT
+    blue, green = np.exp(np.median(ratios[keys == mode], axis=0))
+    if max(abs(blue - 1), abs(green - 1)) <= GREY_SLACK:
+        return NO_SHIFT
+    return (1 / float(blue), 1 / float(green), 1.0)
+
+
+def _balanced(window: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """The window with each channel scaled by ``gains`` (:func:`screen_grey`)."""
+    if gains == NO_SHIFT:
+        return window
+    return np.clip(window.astype(np.float32) * np.asarray(gains, np.float32), 0, 255).astype(np.uint8)
 
 
 def _bands(image: np.ndarray, geometry: Geometry) -> list[Region]:
@@ -323,21 +393,24 @@ def _read_display(
 
 def find_displays(image: np.ndarray, geometry: Geometry, text: bool = True) -> list[Display]:
     """Every 7-segment display above or below the board, left to right, top to bottom; when there is
-    none (and ``text``), every labelled number in text there (:func:`_text_numbers`)."""
+    none (and ``text``), every labelled number in text there (:func:`_text_numbers`). Colours are
+    judged against each band's own grey (:func:`screen_grey`)."""
     pitch = max(geometry.pitch_x, geometry.pitch_y)
     found = []
-    windows = [
-        (band, image[band.top : band.bottom, band.left : band.right]) for band in _bands(image, geometry)
-    ]
-    for band, window in windows:
+    windows = []
+    for band in _bands(image, geometry):
+        window = image[band.top : band.bottom, band.left : band.right]
+        gains = screen_grey(window)
+        windows.append((band, _balanced(window, gains), gains))
+    for band, window, gains in windows:
         strokes = _stroke_mask(window, pitch)
         for box in _groups(strokes, pitch):
             for display in _read_display(window, strokes, box, pitch):
-                found.append(replace(display, region=display.region.offset(band.left, band.top)))
+                found.append(replace(display, region=display.region.offset(band.left, band.top), grey=gains))
     if not found and text:
-        for band, window in windows:
+        for band, window, gains in windows:
             for display in _text_numbers(window, pitch):
-                found.append(replace(display, region=display.region.offset(band.left, band.top)))
+                found.append(replace(display, region=display.region.offset(band.left, band.top), grey=gains))
     return sorted(found, key=lambda d: (d.region.top // max(1, d.region.height), d.region.left))
 
 
@@ -562,17 +635,18 @@ def mine_counter(
 
 
 def _reread(image: np.ndarray, geometry: Geometry, display: Display) -> Display | None:
-    """The display found where it was before (the cheap path each move), or ``None``."""
+    """The display found where it was before (the cheap path each move, its band's grey as found
+    then), or ``None``."""
     region, pitch = display.region, max(geometry.pitch_x, geometry.pitch_y)
     grow = region.height
     left, top = max(0, region.left - 4 * grow), max(0, region.top - grow)
     right = min(image.shape[1], region.right + grow)
     bottom = min(image.shape[0], region.bottom + grow)
-    window = image[top:bottom, left:right]
+    window = _balanced(image[top:bottom, left:right], display.grey)
     strokes = _stroke_mask(window, pitch)
     found = [d for box in _groups(strokes, pitch) for d in _read_display(window, strokes, box, pitch)]
     found = found or _text_numbers(window, pitch)
-    found = [replace(d, region=d.region.offset(left, top)) for d in found]
+    found = [replace(d, region=d.region.offset(left, top), grey=display.grey) for d in found]
     same = [
         d
         for d in found
