@@ -14,9 +14,8 @@ taken whole: cells from two readers are never mixed.
 
 from __future__ import annotations
 
-import copy
 import logging
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -164,12 +163,6 @@ def taught_reading(
     return None if cells is None else _finish(image, cells, skin, mines, [], 1.0)
 
 
-def generic_model(skin: Skin) -> GenericModel:
-    """What the skinless reader learnt from the frames read with ``skin`` (one model per skin object: one
-    game's reader, or one session's, grows its own)."""
-    return per_skin(skin, "generic model", lambda _: GenericModel())
-
-
 def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
     """Every cell read with no skin: from the templates earlier exact readings taught when every cell
     matches one surely (:mod:`bot.vision.taught`, ~1 ms), else by the skinless reader, reusing (and
@@ -178,7 +171,7 @@ def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellRea
     fast = taught.read(image, geometry)
     if fast is not None:
         return fast
-    model = generic_model(skin)
+    model = per_skin(skin, "generic model", lambda _: GenericModel())
     cells = read_cells(image, geometry, model)
     taught.learn(image, geometry, cells.states)
     return cells
@@ -455,19 +448,14 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     the board's logic, and the same as the skin's on every cell the skin is sure of.
 
     Either reader alone would refuse or be trusted; here the skinless reader names only what the skin
-    cannot, and only when the two agree everywhere else, so nothing is guessed. The skinless reader
-    reads with what the frames this skin read before taught it (:func:`generic_model`: a glyph half
-    hidden since is named by the last exact reading, which refuses another game's), and learns only
-    from a reading that is taken.
+    cannot, and only when the two agree everywhere else, so nothing is guessed.
     """
     cells = location.reading
     sure = ~cells.uncertain_mask()
     if sure.all():
         return cells
-    model = generic_model(location.skin)
-    trial = copy.deepcopy(model)
     try:
-        generic = read_cells(image, location.geometry, trial)
+        generic = read_cells(image, location.geometry, GenericModel())  # a fresh model: independent
     except MinebotError as exc:
         location.notes.append(f"with no skin the cells the skin cannot name are not sure either: {exc}")
         return cells
@@ -481,8 +469,6 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     location.notes.append(
         f"{int((~sure).sum())} cell(s) the skin cannot name read with no skin (both agree on the rest)"
     )
-    for name in (f.name for f in fields(model)):
-        setattr(model, name, getattr(trial, name))
     return generic
 
 
