@@ -13,6 +13,10 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
 3. *Phase.* The grey steps of the board's rows, folded on the lattice, peak at the tile boundary;
    of a 1-px line's two equal steps, the cell starts after the line. Pitch and origin are then refined
    together over every boundary of the board (so 32/33 px alternation gives 32.7, not 32 or 33).
+   Where the steps leave it in doubt (a bevelled tile's shadow and the next one's highlight look like a
+   2-px line; an opened cell's line of its own like a shared one: :data:`SEAM_ENDS`), the pixels
+   decide when they can: over the board's boundaries, pixels of one cell go up and down together with
+   that cell's look, so the cell starts where they split in two such runs (:meth:`_Board.owned_start`).
 4. *Extent.* Rows and columns are added (or trimmed) while their cells show the board's own structure:
    faces of the board's kinds, or boundaries across the strip at the lattice's positions (grid lines
    between opened cells with no faces of their own). A frame, a header with counters and a face
@@ -70,6 +74,13 @@ LATTICE_CONTRAST = 2.0
 grid lines (a row of buttons with text, a header, have steps everywhere)."""
 LINE_SHARE = 0.25
 """A boundary counts as a line when its step is at least this share of the board's typical one."""
+SEAM_ENDS = {0.5: (0, 1), -2.0: (-2, 0)}
+"""Boundaries :func:`_seam_offset` puts mid-way between two places the steps cannot choose from (a 1-px
+line: before or after it; a 2-px dark band then a light one: a line's start, or a bevelled tile's
+shadow ending where the next tile's highlight starts), and those places (offsets from the peak)."""
+SHARED_SPREAD = 0.01
+"""A pixel beside the boundaries whose grey spreads less than this over them all is the same at every
+boundary (a line every cell shares), whoever's it is."""
 
 
 @dataclass(frozen=True)
@@ -333,6 +344,7 @@ class _Board:
         self.gray, self.ax, self.ay = gray, ax, ay
         # Integral images of the step maps: any band's mean profile costs two subtractions.
         self.sums = (cv2.integral(ey), cv2.integral(ex))  # axis 0: y-steps, axis 1: x-steps
+        self.grey_sums = cv2.integral(gray, sdepth=cv2.CV_64F)
         self.typical: dict[int, float] = {}
 
     def band(self, axis: int, lo: int, hi: int) -> np.ndarray:
@@ -403,8 +415,50 @@ class _Board:
         hits = (pos == found[valid][None, :]).sum(axis=1)
         start = float(starts[hits == hits.max()].mean())
         seam = local(found[valid]).mean(axis=0)
-        start += _seam_offset(seam, reach)
-        return replace(a, start=start)
+        offset = _seam_offset(seam, reach)
+        ends = SEAM_ENDS.get(offset)  # steps that leave two places in doubt: the pixels may tell which
+        owned = self.owned_start(axis, replace(a, start=start), reach) if ends else None
+        if owned is not None and round(owned - start) in ends:
+            return replace(a, start=owned)
+        return replace(a, start=start + offset)
+
+    def owned_start(self, axis: int, a: _Axis, reach: int) -> float | None:
+        """Where the cells really start (``a``'s boundaries moved by whole pixels), when the pixels beside
+        them say so: pixels of one cell follow that cell's look together (a covered tile's shadow and
+        face, an opened cell's line and ground), pixels of two cells only as far as neighbours look
+        alike. Over the boundaries of the whole board, the pixels within ``reach`` of them then split in
+        two runs, each pixel going with those of its own run (up or down together, as a bevel's shadow
+        darkens where its face lightens) more than with any of the other (:func:`_clean_split`). Taken
+        when exactly one split is clean; None when none is (a pixel blending both cells), or when some
+        pixel is the same at every boundary (a line every cell shares; a board whose cells all look
+        alike), or when the pitch is no whole number of pixels (the boundaries then fall at different
+        places within their pixels): the boundary's steps decide (:func:`_seam_offset`)."""
+        other = self.ay if axis == 1 else self.ax
+        if a.count < 3 or other.count < 1 or abs(a.pitch - round(a.pitch)) * a.count > 0.5:
+            return None  # a fractional pitch: each boundary falls at its own phase within its pixel
+        sums = self.grey_sums if axis == 1 else self.grey_sums.T
+        inner = a.lines()[1:-1]
+        if inner[0] - reach < 0 or inner[-1] + reach > sums.shape[1] - 1:
+            return None
+        lo, hi = other.lines()[:-1], other.lines()[1:]
+        margin = (hi - lo) // 5
+        lo, hi = np.clip(lo + margin, 0, sums.shape[0] - 1), np.clip(hi - margin, 0, sums.shape[0] - 1)
+        if (hi <= lo).any():
+            return None
+        span = inner[:, None] + np.arange(-reach, reach)[None, :]
+        band = sums[hi] - sums[lo]  # (strips, pixels + 1): running sums over each strip's middle
+        window = (band[:, span + 1] - band[:, span]) / (hi - lo)[:, None, None]  # each pixel's mean grey
+        window = window.reshape(-1, span.shape[1])  # (every boundary of every strip, offsets)
+        spread = window.std(axis=0)
+        if (spread < SHARED_SPREAD).any():
+            return None
+        z = (window - window.mean(axis=0)) / spread
+        alike = np.abs(z.T @ z) / len(z)  # how alike each two offsets' greys go over the boundaries
+        splits = [k for k in range(2, len(alike) - 1) if _clean_split(alike, k)]  # two pixels a side
+        if len(splits) != 1:
+            return None
+        lines = a.lines() + (splits[0] - reach)  # every boundary there, the start centred between roundings
+        return float(np.mean(lines - np.arange(len(lines)) * a.pitch))
 
     # -- extent -------------------------------------------------------------------------------------
 
@@ -422,7 +476,7 @@ class _Board:
         profile = self.band(1 - axis, lo + margin, hi - margin)
         lines = along.lines()
         inner = lines[1:-1]
-        if len(inner) == 0 or lines[0] < 1 or lines[-1] + 1 >= w:
+        if len(inner) == 0 or lines[0] < 0 or lines[-1] > w:  # a board may end at the image's edge
             return np.zeros(0), 0.0
         peak = np.max([profile[inner + d] for d in (-1, 0, 1)], axis=0)
         span = profile[lines[0] : lines[-1]]
@@ -434,6 +488,14 @@ class _Board:
         middles = np.round(lines[:-1, None] + _MIDDLES[None, :] * along.pitch).astype(np.intp)
         level = profile[middles].min(axis=1)  # texture steps everywhere; a glyph's strokes do not
         return peak - np.maximum(level[:-1], level[1:]), contrast
+
+
+def _clean_split(alike: np.ndarray, k: int) -> bool:
+    """Whether offsets ``< k`` and ``>= k`` (two or more each) are two cells' pixels: every pixel goes
+    more alike with each pixel on its own side than any pixel does with one on the other side (a pixel
+    blending both cells, as a resampled screen draws, goes with both, and no split is clean)."""
+    own = min(float(w[~np.eye(len(w), dtype=bool)].min()) for w in (alike[:k, :k], alike[k:, k:]))
+    return float(alike[:k, k:].max()) < own
 
 
 def _seam_offset(seam: np.ndarray, peak_at: int) -> float:

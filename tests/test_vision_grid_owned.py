@@ -1,0 +1,86 @@
+"""Where the skinless grid finder puts a board's cell boundaries when tiles are bevelled (a 2 px highlight
+at a covered tile's top-left, a 2 px shadow at its bottom-right) and opened cells have a 1 px line at
+their own top and left, as in Simon Tatham's Mines and classic Windows: the pixels a boundary's steps
+leave in doubt belong to the cell whose look they follow, and a board that ends at the screenshot's
+edge is still measured up to it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.vision.grid import _Axis, _Board, _steps, find_grid, grey
+
+PITCH = 20
+ROWS, COLS = 16, 30
+
+
+def bevelled_board(seed: int, ring: int = 2, opened_share: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """A grey BGR screenshot of a bevelled board (``ring`` px of frame colour around it) and which cells
+    are opened: opened cells come in patches, some with a dark glyph."""
+    rng = np.random.default_rng(seed)
+    noise = rng.random((ROWS // 4 + 2, COLS // 4 + 2))
+    patches = np.kron(noise, np.ones((4, 4)))[:ROWS, :COLS]
+    opened = patches < opened_share
+    h, w = ROWS * PITCH + 2 * ring, COLS * PITCH + 2 * ring
+    image = np.full((h, w), 153, np.uint8)
+    for r in range(ROWS):
+        for c in range(COLS):
+            y, x = ring + r * PITCH, ring + c * PITCH
+            cell = image[y : y + PITCH, x : x + PITCH]
+            if opened[r, c]:
+                cell[:] = 218
+                cell[0, :] = 153
+                cell[:, 0] = 153
+                if rng.random() < 0.4:
+                    cell[5:16, 8:13] = 40  # a glyph
+            else:
+                cell[:] = 230
+                cell[:2, :] = 255
+                cell[:, :2] = 255
+                cell[-2:, :] = 153
+                cell[:, -2:] = 153
+    return np.dstack([image] * 3), opened
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("opened_share", [0.1, 0.5, 0.8])
+def test_bevelled_tiles_and_lined_cells_start_at_the_highlight(seed, opened_share):
+    """A covered tile starts at its highlight, an opened cell at its line: the grid is found there to a
+    fraction of a pixel (not mid-line, not at the tile before's shadow), whole."""
+    image, _ = bevelled_board(seed, opened_share=opened_share)
+    g = find_grid(image).geometry
+    assert (g.rows, g.cols) == (ROWS, COLS)
+    assert abs(g.left - 2) < 0.25 and abs(g.top - 2) < 0.25, (g.left, g.top)
+    assert abs(g.pitch_x - PITCH) < 0.01 and abs(g.pitch_y - PITCH) < 0.01
+
+
+@pytest.mark.parametrize("ring", [0, 1])
+def test_a_board_at_the_screenshots_edge_is_found_whole(ring):
+    """A board whose outer boundaries lie on the screenshot's edge (or a pixel inside it) is measured
+    up to the edge: no strip of it is taken for something else and trimmed."""
+    image, _ = bevelled_board(7, ring=ring)
+    g = find_grid(image).geometry
+    assert (g.rows, g.cols) == (ROWS, COLS)
+    assert abs(g.left - ring) < 0.25 and abs(g.top - ring) < 0.25, (g.left, g.top)
+
+
+def test_a_line_every_cell_shares_is_left_to_the_steps():
+    """When covered tiles and opened cells are parted by a line of one colour, the line's pixel is the
+    same at every boundary: whose it is cannot be told, so the pixels decide nothing."""
+    image, opened = bevelled_board(3)
+    gray = grey(image)
+    for r in range(ROWS + 1):  # one shared 1-px line before every row and column
+        gray[2 + r * PITCH if r < ROWS else 2 + ROWS * PITCH - 1, 2:-2] = 90
+    for c in range(COLS + 1):
+        gray[2:-2, 2 + c * PITCH if c < COLS else 2 + COLS * PITCH - 1] = 90
+    ex, ey = _steps(gray)
+    board = _Board(gray, ex, ey, _Axis(2.0, PITCH, COLS), _Axis(2.0, PITCH, ROWS))
+    assert opened.any() and not opened.all()
+    assert board.owned_start(1, board.ax, 3) is None and board.owned_start(0, board.ay, 3) is None
+    clean, _ = bevelled_board(3)  # the same board with each cell's own line: the pixels tell
+    gray = grey(clean)
+    ex, ey = _steps(gray)
+    board = _Board(gray, ex, ey, _Axis(2.0, PITCH, COLS), _Axis(2.0, PITCH, ROWS))
+    assert board.owned_start(1, board.ax, 3) == pytest.approx(2.0)
+    assert board.owned_start(0, board.ay, 3) == pytest.approx(2.0)
