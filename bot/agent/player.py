@@ -42,6 +42,7 @@ from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
+from bot.agent.unnamed import consensus, disagreement, relaxed
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
 from bot.errors import (
@@ -240,6 +241,8 @@ class Player:
         self._frames = 0
         self.rereads = 0
         """Re-captures caused by an uncertain or inconsistent reading, over the whole session."""
+        self.unnamed_reads = 0
+        """Refused readings played on around a cell no reader names (:mod:`bot.agent.unnamed`)."""
         self.relocations = 0
         """Times the board was found again elsewhere (the window moved), over the whole session."""
         self.covered_seconds = 0.0
@@ -529,7 +532,10 @@ class Player:
             try:
                 reading = read_board(image, geometry, fallback, self.mines)
             except RecognitionError as generic_exc:
-                raise RecognitionError(f"{exc}; with no skin: {generic_exc}") from generic_exc
+                raise RecognitionError(
+                    f"{exc}; with no skin: {generic_exc}",
+                    alternatives=generic_exc.alternatives or exc.alternatives,  # each holds the truth
+                ) from generic_exc
             if not self._fell_back:
                 LOGGER.warning(
                     "skin %r cannot read this game's board (%s): reading with no skin", self.skin.name, exc
@@ -574,6 +580,66 @@ class Player:
         if reading.face is None and reading.status is GameStatus.PLAYING and shows_the_end(board):
             return Sight(board, GameStatus.LOST, image, "board")  # mines shown: lost (no face to say so)
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
+
+    def _around_unnamed(
+        self, exc: RecognitionError, image: np.ndarray, previous: Board | None, clicked: Iterable[Coord]
+    ) -> tuple[Sight, list[Move]] | str:
+        """The moves certain under every reading a refused frame may show (:mod:`bot.agent.unnamed`),
+        with the board every such reading agrees on, or why there are none ('' when nothing was tried).
+
+        The readings: the whole ones the reader found its structure and the board's logic both allow
+        (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
+        taught read surely, the others unknown, when each of those was covered before. Not after a
+        guess, nor when a reading shows an ended game: no move is certain on a game that may be over.
+        A reading the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is
+        ever guessed here."""
+        from bot.vision.read import is_generic
+
+        if self.mines is None or self.skin is None or self.options.dry_run:
+            return ""
+        last = self._last_clicks
+        if last is not None and (last.board.is_fresh() or any(m.probability > 0 for m in last.moves)):
+            return "the last click was a guess: the game may be over"
+        rows, cols = self._region_geometry().rows, self._region_geometry().cols
+        unknown = np.zeros((rows, cols), dtype=bool)
+        if exc.alternatives:
+            readings = [Board(a.copy(), self.mines) for a in exc.alternatives if a.shape == (rows, cols)]
+        elif self._fell_back or is_generic(self.skin):
+            seen = self._classified(image)
+            if seen is None or not seen[0].uncertain_mask().any():
+                return ""
+            unknown = seen[0].uncertain_mask()
+            if previous is not None and (unknown & ~previous.covered_mask()).any():
+                return ""  # a cell open (or flagged) before reads otherwise: something over the board?
+            readings = [relaxed(Board(seen[0].states.copy(), self.mines), unknown)]
+        else:
+            return ""
+        if not readings:
+            return ""
+        if any(shows_the_end(board) for board in readings):
+            return "a reading the screen may show is an ended game"
+        unnamed = unknown | disagreement(readings)
+        kept = [
+            board
+            for board in readings
+            if not self._inconsistency(previous, Sight(board, GameStatus.PLAYING, image), clicked, unnamed)
+        ]
+        try:
+            found = consensus(kept, unknown, self.options.flags)
+        except GameOverError:
+            return "a reading the screen may show is an ended game"
+        if isinstance(found, str):
+            return found
+        self.unnamed_reads += 1
+        LOGGER.info(
+            "%d cell(s) unnamed (%s): %d of %d reading(s) kept, %d move(s) certain under every one",
+            int(found.unnamed.sum()),
+            exc,
+            found.kept,
+            len(readings),
+            len(found.moves),
+        )
+        return Sight(found.board, GameStatus.PLAYING, image, ""), found.moves
 
     def _fallback_skin(self) -> object | None:
         """The skinless reader, with what it learnt this game, for frames the game's skin cannot read;
@@ -794,22 +860,27 @@ class Player:
                     "the window around the board changed (moved or covered)", image, True, moved=True
                 )
         t2: float | None = None
+        certain: list[Move] = []  # moves certain around a cell no reader names (checked already)
         try:
             try:
                 sight = sight or self._read(image)
             except RecognitionError as exc:
                 ended = self._judge_unreadable(image, previous) or self._judged_by_logic(image)
                 if ended is None:
-                    return Problem(str(exc), image, True)
-                sight = ended
-            problem = self._inconsistency(previous, sight, clicked)
+                    around = self._around_unnamed(exc, image, previous, clicked)
+                    if isinstance(around, str):
+                        return Problem(f"{exc} ({around})" if around else str(exc), image, True)
+                    sight, certain = around
+                else:
+                    sight = ended
+            problem = "" if certain else self._inconsistency(previous, sight, clicked)
             if problem and not shows_the_end(sight.board):  # else the end read is judged after re-reads
                 ended = self._judged_by_logic(image)
                 if ended is not None:
                     sight, problem = ended, ""
             t2 = self.clock()
-            moves: list[Move] = []
-            if not problem and sight.status is GameStatus.PLAYING:
+            moves: list[Move] = certain
+            if not problem and not certain and sight.status is GameStatus.PLAYING:
                 moves = flag_the_rest(sight.board) or choose_moves(
                     sight.board, sight.board.mines, rule, flags=self.options.flags
                 )
@@ -1012,13 +1083,20 @@ class Player:
         )
         return "", True
 
-    def _inconsistency(self, previous: Board | None, sight: Sight, clicked: Iterable[Coord]) -> str:
-        """Why a reading cannot be trusted, or '' when it can."""
+    def _inconsistency(
+        self,
+        previous: Board | None,
+        sight: Sight,
+        clicked: Iterable[Coord],
+        unknown: np.ndarray | None = None,
+    ) -> str:
+        """Why a reading cannot be trusted, or '' when it can (``unknown``: cells it shows as covered
+        only because they could not be named)."""
         board = sight.board
         if sight.status is GameStatus.PLAYING:
             if board.is_lost():
                 return "an exploded mine shows but the game is still playing"
-            zero = unsettled_zero(board)
+            zero = unsettled_zero(board, unknown)
             if zero is not None:
                 return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
             if previous is not None:
@@ -1148,7 +1226,7 @@ class Player:
         """Play the game on screen to its end; returns how it went."""
         result = GameResult(game=index, status=GameStatus.PLAYING.value, seconds=0.0)
         start = self.clock()
-        before = (self.rereads, self.relocations, self.covered_seconds, len(self.learned))
+        before = (self.rereads, self.relocations, self.covered_seconds, len(self.learned), self.unnamed_reads)
         try:
             if self.geometry is None:
                 self.locate()
@@ -1169,6 +1247,7 @@ class Player:
                 result.skin += " + no skin"
             result.seconds = self.clock() - start
             result.rereads = self.rereads - before[0]
+            result.unnamed_reads = self.unnamed_reads - before[4]
             result.relocations = self.relocations - before[1]
             result.covered_seconds = self.covered_seconds - before[2]
             result.learned = self.learned[before[3] :]
