@@ -187,3 +187,58 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
     assert not any(layout[cell] for cell in clicks if cell is not None)
     assert result.status in ("won", "error") and result.guesses == 0
     assert len(clicks) > refusals[0][0]  # it went on after the first refusal
+
+
+def _around(monkeypatch, previous, now, unsure):
+    """What the player plays on a refused frame whose cells the taught templates read as ``now``,
+    all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``)."""
+    from bot.agent import Player, PlayOptions
+    from bot.mock import SimClient
+    from bot.vision.classify import CellReading
+
+    client = SimClient("beginner", seed=3, rule="zero", screen_size=(900, 700), scale=2.0)
+    client.game = Game(9, 9, 10, rule="zero", layout=previous[1])
+    for cell in previous[0].cells_where(previous[0].revealed_mask()):
+        client.game.open(cell)
+    player = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
+    geometry = player.locate()
+    shape = now.shape
+    cells = CellReading(
+        geometry, "taught", now.cells.copy(), now.cells.copy(), np.zeros(shape), np.ones(shape)
+    )
+    cells.confidence[unsure] = 0.0
+    monkeypatch.setattr(player, "_classified", lambda image: (cells, None))
+    exc = RecognitionError("a test reader refuses", cell=(0, 0))
+    return player._around_unnamed(exc, np.zeros((4, 4, 3), np.uint8), previous[0], [])
+
+
+def test_a_cell_open_before_is_kept_only_when_a_glyph_opened_beside_it_may_run_into_it(monkeypatch):
+    """xbomb: a number opened next to a revealed 3 runs into it, and the templates no longer read the 3
+    surely: it is the 3 it was (a revealed cell never changes), and play goes on. A revealed cell no
+    newly opened cell touches that reads otherwise is something drawn over the board: nothing is
+    played."""
+    game = Game(9, 9, 10, rule="zero", seed=0)
+    game.open((4, 4))
+    previous = game.board
+    layout = game.layout
+    assert layout is not None
+    moves = choose_moves(previous, 10, "zero")
+    assert moves[0].probability == 0
+    game.open(moves[0].cell)
+    now = game.board
+    opened = now.revealed_mask() & ~previous.revealed_mask()
+    from bot.agent.checks import near
+
+    beside = previous.revealed_mask() & near(opened) & (previous.cells > 0)
+    far = previous.revealed_mask() & ~near(opened) & (previous.cells > 0)
+    assert beside.any() and far.any()
+    one = np.zeros(now.shape, bool)
+    one[tuple(np.argwhere(beside)[0])] = True
+    found = _around(monkeypatch, (previous, layout), now, one)
+    assert not isinstance(found, str), found
+    sight, played = found
+    assert sight.board.cells[one][0] == previous.cells[one][0] and played
+    assert not any(layout[move.cell] for move in played if move.action is Action.OPEN)
+    one = np.zeros(now.shape, bool)
+    one[tuple(np.argwhere(far)[0])] = True
+    assert _around(monkeypatch, (previous, layout), now, one) == ""

@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.agent.checks import check_progress, flag_the_rest, same_game, unexplained_change, unsettled_zero
+from bot.agent.checks import (
+    check_progress,
+    flag_the_rest,
+    near,
+    same_game,
+    unexplained_change,
+    unsettled_zero,
+)
 from bot.agent.ending import (
     block_distances,
     hidden_by_a_window,
@@ -589,7 +596,8 @@ class Player:
 
         The readings: the whole ones the reader found its structure and the board's logic both allow
         (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
-        taught read surely, the others unknown, when each of those was covered before. Not after a
+        taught read surely, the others unknown when covered before, or as before when open before and
+        beside a cell opened since (whose glyph may run into it; else nothing is played). Not after a
         guess, nor when a reading shows an ended game: no move is certain on a game that may be over.
         A reading the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is
         ever guessed here."""
@@ -608,10 +616,14 @@ class Player:
             seen = self._classified(image)
             if seen is None or not seen[0].uncertain_mask().any():
                 return ""
-            unknown = seen[0].uncertain_mask()
-            if previous is not None and (unknown & ~previous.covered_mask()).any():
-                return ""  # a cell open (or flagged) before reads otherwise: something over the board?
-            readings = [relaxed(Board(seen[0].states.copy(), self.mines), unknown)]
+            unknown, states = seen[0].uncertain_mask(), seen[0].states.copy()
+            if previous is not None:
+                was = unknown & ~previous.covered_mask()  # open or flagged before: it never changes,
+                opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)  # but a glyph
+                if (was & ~near(opened)).any():  # opened beside it may run into it (xbomb's do)
+                    return ""  # a cell that was open reads otherwise: something over the board?
+                states[was], unknown = previous.cells[was], unknown & ~was
+            readings = [relaxed(Board(states, self.mines), unknown)]
         else:
             return ""
         if not readings:
