@@ -189,7 +189,7 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
     assert len(clicks) > refusals[0][0]  # it went on after the first refusal
 
 
-def _around(monkeypatch, previous, now, unsure):
+def _around(monkeypatch, previous, now, unsure, guessed=None):
     """What the player plays on a refused frame whose cells the taught templates read as ``now``,
     all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``)."""
     from bot.agent import Player, PlayOptions
@@ -208,6 +208,12 @@ def _around(monkeypatch, previous, now, unsure):
     )
     cells.confidence[unsure] = 0.0
     monkeypatch.setattr(player, "_classified", lambda image: (cells, None))
+    if guessed is not None:  # the last click was a guess there
+        from bot.agent.player import LastClicks
+        from bot.solver import Move
+
+        guess = Move(Action.OPEN, guessed, 0.3, "a guess", (guessed,))
+        player._last_clicks = LastClicks(previous[0], np.zeros((4, 4, 3), np.uint8), (guess,), True)
     exc = RecognitionError("a test reader refuses", cell=(0, 0))
     return player._around_unnamed(exc, np.zeros((4, 4, 3), np.uint8), previous[0], [])
 
@@ -241,4 +247,25 @@ def test_a_cell_open_before_is_kept_only_when_a_glyph_opened_beside_it_may_run_i
     assert not any(layout[move.cell] for move in played if move.action is Action.OPEN)
     one = np.zeros(now.shape, bool)
     one[tuple(np.argwhere(far)[0])] = True
-    assert _around(monkeypatch, (previous, layout), now, one) == ""
+    assert "was open before" in _around(monkeypatch, (previous, layout), now, one)
+
+
+def test_after_a_guess_play_goes_on_around_an_unnamed_cell_only_when_the_guess_reads_as_a_number(
+    monkeypatch,
+):
+    """A refused frame right after a guess may show the game lost: play goes on around the unnamed
+    cell only when the guessed cell reads surely as a number (the guess was safe)."""
+    game = Game(9, 9, 10, rule="zero", seed=0)
+    game.open((4, 4))
+    previous, layout = game.board, game.layout
+    assert layout is not None
+    guess = choose_moves(previous, 10, "zero")[0].cell
+    game.open(guess)
+    now = game.board
+    assert now[guess].is_number()
+    unnamed = np.zeros(now.shape, bool)
+    unnamed[tuple(np.argwhere(now.covered_mask())[-1])] = True  # a covered cell the templates cannot read
+    found = _around(monkeypatch, (previous, layout), now, unnamed, guessed=guess)
+    assert not isinstance(found, str) and found[1], found
+    unnamed[guess] = True  # the guessed cell itself unread: lost, for all the bot knows
+    assert "guess" in _around(monkeypatch, (previous, layout), now, unnamed, guessed=guess)

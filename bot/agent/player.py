@@ -597,8 +597,9 @@ class Player:
         The readings: the whole ones the reader found its structure and the board's logic both allow
         (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
         taught read surely, the others unknown when covered before, or as before when open before and
-        beside a cell opened since (whose glyph may run into it; else nothing is played). Not after a
-        guess, nor when a reading shows an ended game: no move is certain on a game that may be over.
+        beside a cell opened since (whose glyph may run into it; else nothing is played). Not when a
+        reading shows an ended game, nor after a guess that does not read as a number in every reading:
+        no move is certain on a game that may be over.
         A reading the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is
         ever guessed here."""
         from bot.vision.read import is_generic
@@ -606,22 +607,27 @@ class Player:
         if self.mines is None or self.skin is None or self.options.dry_run:
             return ""
         last = self._last_clicks
-        if last is not None and (last.board.is_fresh() or any(m.probability > 0 for m in last.moves)):
-            return "the last click was a guess: the game may be over"
+        chanced = (
+            [] if last is None else [m.cell for m in last.moves if m.probability > 0 or last.board.is_fresh()]
+        )
         rows, cols = self._region_geometry().rows, self._region_geometry().cols
         unknown = np.zeros((rows, cols), dtype=bool)
         if exc.alternatives:
             readings = [Board(a.copy(), self.mines) for a in exc.alternatives if a.shape == (rows, cols)]
         elif self._fell_back or is_generic(self.skin):
             seen = self._classified(image)
-            if seen is None or not seen[0].uncertain_mask().any():
+            if seen is None:
                 return ""
+            if not seen[0].uncertain_mask().any():
+                return "the templates taught read every cell, as no possible position"
             unknown, states = seen[0].uncertain_mask(), seen[0].states.copy()
             if previous is not None:
                 was = unknown & ~previous.covered_mask()  # open or flagged before: it never changes,
                 opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)  # but a glyph
-                if (was & ~near(opened)).any():  # opened beside it may run into it (xbomb's do)
-                    return ""  # a cell that was open reads otherwise: something over the board?
+                odd = was & ~near(opened)  # opened beside it may run into it (xbomb's do)
+                if odd.any():  # else something over the board?
+                    cell = tuple(int(v) for v in np.argwhere(odd)[0])
+                    return f"cell {cell} was open before and reads otherwise, no cell opened beside it"
                 states[was], unknown = previous.cells[was], unknown & ~was
             readings = [relaxed(Board(states, self.mines), unknown)]
         else:
@@ -630,6 +636,8 @@ class Player:
             return ""
         if any(shows_the_end(board) for board in readings):
             return "a reading the screen may show is an ended game"
+        if any(unknown[cell] or not board[cell].is_number() for cell in chanced for board in readings):
+            return "the last click was a guess and does not read as a number: the game may be over"
         unnamed = unknown | disagreement(readings)
         kept = [
             board
