@@ -189,7 +189,7 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
     assert len(clicks) > refusals[0][0]  # it went on after the first refusal
 
 
-def _around(monkeypatch, previous, now, unsure, guessed=None):
+def _around(monkeypatch, previous, now, unsure, guessed=None, player=None):
     """What the player plays on a refused frame whose cells the taught templates read as ``now``,
     all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``)."""
     from bot.agent import Player, PlayOptions
@@ -200,8 +200,12 @@ def _around(monkeypatch, previous, now, unsure, guessed=None):
     client.game = Game(9, 9, 10, rule="zero", layout=previous[1])
     for cell in previous[0].cells_where(previous[0].revealed_mask()):
         client.game.open(cell)
-    player = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
-    geometry = player.locate()
+    if player is None:
+        player = Player(
+            client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None
+        )
+        player.locate()
+    geometry = player._region_geometry()
     shape = now.shape
     cells = CellReading(
         geometry, "taught", now.cells.copy(), now.cells.copy(), np.zeros(shape), np.ones(shape)
@@ -248,6 +252,36 @@ def test_a_cell_open_before_is_kept_only_when_a_glyph_opened_beside_it_may_run_i
     one = np.zeros(now.shape, bool)
     one[tuple(np.argwhere(far)[0])] = True
     assert "was open before" in _around(monkeypatch, (previous, layout), now, one)
+
+
+def test_a_cell_a_glyph_ran_into_stays_kept_on_later_moves(monkeypatch):
+    """The glyph that ran into an open cell stays: on the next move no cell opened beside it any more,
+    but this game found it run into already, so it keeps its number and play goes on."""
+    from bot.agent import Player, PlayOptions
+    from bot.agent.checks import near
+    from bot.mock import SimClient
+
+    game = Game(9, 9, 10, rule="zero", seed=0)
+    game.open((4, 4))
+    first, layout = game.board, game.layout
+    assert layout is not None
+    game.open(choose_moves(first, 10, "zero")[0].cell)
+    second = game.board
+    opened = second.revealed_mask() & ~first.revealed_mask()
+    one = np.zeros(second.shape, bool)
+    one[tuple(np.argwhere(first.revealed_mask() & near(opened) & (first.cells > 0))[0])] = True
+    client = SimClient("beginner", seed=3, rule="zero", screen_size=(900, 700), scale=2.0)
+    client.game = Game(9, 9, 10, rule="zero", layout=layout)
+    for cell in first.cells_where(first.revealed_mask()):
+        client.game.open(cell)
+    player = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
+    player.locate()
+    assert not isinstance(_around(monkeypatch, (first, layout), second, one, player=player), str)
+    found = _around(monkeypatch, (second, layout), second, one, player=player)  # nothing opened since
+    assert not isinstance(found, str) and found[0].board.cells[one][0] == first.cells[one][0], found
+    fresh = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
+    fresh.locate()
+    assert "was open before" in _around(monkeypatch, (second, layout), second, one, player=fresh)
 
 
 def test_after_a_guess_play_goes_on_around_an_unnamed_cell_only_when_the_guess_reads_as_a_number(

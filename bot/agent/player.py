@@ -270,6 +270,8 @@ class Player:
         self._flagged: np.ndarray | None = None
         """Cells this game's clicks flagged (right-clicked): the only cells a client draws a flag on."""
         """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
+        self._run_in: np.ndarray | None = None
+        """Open cells a newly opened neighbour's glyph was found to run into this game (kept as read)."""
         self._fell_back = False
         self._last_clicks: LastClicks | None = None
         self._frame: np.ndarray | None = None
@@ -597,7 +599,8 @@ class Player:
         The readings: the whole ones the reader found its structure and the board's logic both allow
         (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
         taught read surely, the others unknown when covered before, or as before when open before and
-        beside a cell opened since (whose glyph may run into it; else nothing is played). Not when a
+        beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
+        nothing is played). Not when a
         reading shows an ended game, nor after a guess that does not read as a number in every reading:
         no move is certain on a game that may be over.
         A reading the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is
@@ -624,11 +627,13 @@ class Player:
             if previous is not None:
                 was = unknown & ~previous.covered_mask()  # open or flagged before: it never changes,
                 opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)  # but a glyph
-                odd = was & ~near(opened)  # opened beside it may run into it (xbomb's do)
+                run_in = near(opened) | (self._run_in if self._run_in is not None else False)
+                odd = was & ~run_in  # opened beside it may run into it (xbomb's do), as may one before
                 if odd.any():  # else something over the board?
                     cell = tuple(int(v) for v in np.argwhere(odd)[0])
                     return f"cell {cell} was open before and reads otherwise, no cell opened beside it"
                 states[was], unknown = previous.cells[was], unknown & ~was
+                self._run_in = was if self._run_in is None else self._run_in | was
             readings = [relaxed(Board(states, self.mines), unknown)]
         else:
             return ""
@@ -1276,6 +1281,7 @@ class Player:
     def _play(self, result: GameResult) -> None:
         assert self.geometry is not None
         self._reach = np.zeros((self.geometry.rows, self.geometry.cols), dtype=bool)
+        self._run_in = None
         self._flagged = np.zeros_like(self._reach)
         self._view = None
         previous: Board | None = None
