@@ -600,11 +600,10 @@ class Player:
         (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
         taught read surely, the others unknown when covered before, or as before when open before and
         beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
-        nothing is played). Not when a
-        reading shows an ended game, nor after a guess that does not read as a number in every reading:
-        no move is certain on a game that may be over.
-        A reading the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is
-        ever guessed here."""
+        nothing is played). Not when a reading shows an ended game, nor after a guess that does not
+        read as a number in every reading: no move is certain on a game that may be over. A reading
+        the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is ever
+        guessed here."""
         from bot.vision.read import is_generic
 
         if self.mines is None or self.skin is None or self.options.dry_run:
