@@ -100,6 +100,8 @@ class LiveReport:
     errors: list[str] = field(default_factory=list)
     clicks_outside: int = 0
     rereads: int = 0
+    unnamed_reads: int = 0
+    """Readings refused for a cell no reader could name, played on around it."""
     game_seconds: list[float] = field(default_factory=list)
     win_seconds: list[float] = field(default_factory=list)
     win_split: list[dict[str, float]] = field(default_factory=list)
@@ -170,11 +172,13 @@ class LiveReport:
                 "clicks": result.clicks,
                 "guesses": result.guesses,
                 "rereads": result.rereads,
+                "unnamed_reads": result.unnamed_reads,
                 "seconds": round(result.seconds, 3),
             }
         )
         self.client_statuses.append(outcome)
         self.rereads += result.rereads
+        self.unnamed_reads += result.unnamed_reads
         self.relocations += result.relocations
         self.game_seconds.append(result.seconds)
         won = outcome == "won" if outcome in ("won", "lost", "playing") else result.won
@@ -229,6 +233,7 @@ class LiveReport:
             "errors": self.errors,
             "clicks_outside_board": self.clicks_outside,
             "rereads": self.rereads,
+            "unnamed_reads": self.unnamed_reads,
             "mean_game_s": float(np.mean(self.game_seconds)) if self.game_seconds else None,
             "mean_win_s": float(np.mean(self.win_seconds)) if self.win_seconds else None,
             "best_win_s": min(self.win_seconds) if self.win_seconds else None,
@@ -247,7 +252,8 @@ class LiveReport:
             f"{100 * (d['win_rate'] or 0):.1f}% (95% CI {100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}%)",
             f"errors (misreads or stops): {len(self.errors)}; stops: {self.stops} (crashes {self.crashes}); "
             f"clicks outside the board: {self.clicks_outside}; lost with no guess: "
-            f"{d['lost_without_a_guess']}; re-reads: {self.rereads}; "
+            f"{d['lost_without_a_guess']}; re-reads: {self.rereads} "
+            f"(played around an unnamed cell: {self.unnamed_reads}); "
             f"window moves: {self.moves_of_window}, relocations: {self.relocations}; "
             f"new games by: {self.new_game_way or '-'}; mine totals from: "
             f"{', '.join(sorted(set(self.mine_sources) - {''})) or '-'} ({self.wrong_mines} wrong)",

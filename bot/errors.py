@@ -5,6 +5,11 @@ Callers catch :class:`MinebotError`; the CLI turns it into a message on stderr a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
 
 class MinebotError(Exception):
     """Root of every error minebot raises on purpose."""
@@ -51,7 +56,13 @@ class BoardNotFoundError(MinebotError):
 
 
 class RecognitionError(MinebotError):
-    """A cell could not be read with enough confidence; never guessed."""
+    """A cell could not be read with enough confidence; never guessed.
+
+    ``alternatives``: when the reader found several whole readings that its structure and the board's
+    logic both allow (and could not tell which one the screen shows), each of them, as a ``(rows, cols)``
+    array of :class:`~bot.board.Cell` values; empty otherwise. The one shown is among them, so a move
+    certain under every one of them is certain (:mod:`bot.agent.unnamed`).
+    """
 
     def __init__(
         self,
@@ -59,11 +70,13 @@ class RecognitionError(MinebotError):
         cell: tuple[int, int] | None = None,
         best_match: str | None = None,
         confidence: float | None = None,
+        alternatives: tuple[np.ndarray, ...] = (),
     ) -> None:
         super().__init__(message)
         self.cell = cell
         self.best_match = best_match
         self.confidence = confidence
+        self.alternatives = alternatives
 
 
 class CaptureError(MinebotError):

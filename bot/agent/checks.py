@@ -65,13 +65,15 @@ def unexplained_change(
     return None
 
 
-def unsettled_zero(board: Board) -> Coord | None:
+def unsettled_zero(board: Board, unknown: np.ndarray | None = None) -> Coord | None:
     """A revealed 0 next to a covered cell, or None.
 
     Every client opens all neighbours of a 0 at once, so such a reading means the client had not
-    finished drawing (or a pressed cell looked like a 0): read again, never act on it.
+    finished drawing (or a pressed cell looked like a 0): read again, never act on it. ``unknown``:
+    cells shown as covered only because they could not be named (a 0's neighbour that is one is open).
     """
-    bad = (board.cells == Cell.ZERO) & near(board.covered_mask())
+    covered = board.covered_mask() if unknown is None else board.covered_mask() & ~unknown
+    bad = (board.cells == Cell.ZERO) & near(covered)
     if bad.any():
         r, c = np.argwhere(bad)[0]
         return (int(r), int(c))

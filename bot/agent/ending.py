@@ -220,6 +220,20 @@ def lost_by_guess(
     return None
 
 
+def as_its_kind(board: Board, before: np.ndarray, after: np.ndarray, same: float) -> np.ndarray:
+    """The revealed cells that look in ``after`` as some cell of the same number looked in ``before``
+    (within ``same``, RMS): a cell redrawn as its number is drawn, e.g. without the neighbour's glyph
+    that had run into it, and not something drawn over it."""
+    alike = np.zeros(board.shape, bool)
+    for number in np.unique(board.cells[board.revealed_mask()]):
+        cells = board.cells == number
+        then = before[cells].astype(np.float32)
+        now = after[cells].astype(np.float32)
+        near = block_distances(now[:, None], then[None]) <= same  # (cells, cells): any earlier look
+        alike[cells] = near.any(axis=1)
+    return alike
+
+
 MINE_LOOKS = 2
 """Most looks the mines may take on a board a client opened whole at a loss (a mine, and one drawn
 a pixel off, or a flagged one)."""
@@ -231,7 +245,9 @@ def lost_by_opening_all(
     """The lost board when a client opened every cell after a guess at ``guess`` (xbomb does), else None.
 
     No reader needs to name what it drew: every covered cell changed look, no revealed one did but
-    beside a covered cell (a glyph opened there may run into it, as xbomb's do), and
+    beside a covered cell (a glyph opened there may run into it, as xbomb's do) or to the look another
+    cell of its number had before (:func:`as_its_kind`: the board redrawn whole, a neighbour's glyph
+    that ran into it gone), and
     some one or two looks (:data:`MINE_LOOKS`) are the mines, the guess's among them unless it shows a
     look of its own (the mine that went off, drawn apart): with the guess and the flags exactly as many
     as the mines, each number shown before counting exactly them, and every other look drawn only where
@@ -243,6 +259,7 @@ def lost_by_opening_all(
     changed = block_distances(centres(before), centres(after)) > same
     covered = board.cells == Cell.COVERED
     drawn_into = changed & ~covered & ~_counts(covered).astype(bool)  # by no opened neighbour's glyph
+    drawn_into &= ~as_its_kind(board, centres(before), centres(after), same)
     if drawn_into.any() or not changed[covered].all():
         return None
     labels = np.full(board.shape, -1)

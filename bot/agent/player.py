@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.agent.checks import check_progress, flag_the_rest, same_game, unexplained_change, unsettled_zero
+from bot.agent.checks import (
+    check_progress,
+    flag_the_rest,
+    near,
+    same_game,
+    unexplained_change,
+    unsettled_zero,
+)
 from bot.agent.ending import (
     block_distances,
     hidden_by_a_window,
@@ -42,6 +49,7 @@ from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
+from bot.agent.unnamed import consensus, disagreement, relaxed
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
 from bot.errors import (
@@ -240,6 +248,8 @@ class Player:
         self._frames = 0
         self.rereads = 0
         """Re-captures caused by an uncertain or inconsistent reading, over the whole session."""
+        self.unnamed_reads = 0
+        """Refused readings played on around a cell no reader names (:mod:`bot.agent.unnamed`)."""
         self.relocations = 0
         """Times the board was found again elsewhere (the window moved), over the whole session."""
         self.covered_seconds = 0.0
@@ -260,6 +270,8 @@ class Player:
         self._flagged: np.ndarray | None = None
         """Cells this game's clicks flagged (right-clicked): the only cells a client draws a flag on."""
         """Cells this game's clicks could have opened or flagged (each clicked cell, a chord's neighbours)."""
+        self._run_in: np.ndarray | None = None
+        """Open cells a newly opened neighbour's glyph was found to run into this game (kept as read)."""
         self._fell_back = False
         self._last_clicks: LastClicks | None = None
         self._frame: np.ndarray | None = None
@@ -529,7 +541,10 @@ class Player:
             try:
                 reading = read_board(image, geometry, fallback, self.mines)
             except RecognitionError as generic_exc:
-                raise RecognitionError(f"{exc}; with no skin: {generic_exc}") from generic_exc
+                raise RecognitionError(
+                    f"{exc}; with no skin: {generic_exc}",
+                    alternatives=generic_exc.alternatives or exc.alternatives,  # each holds the truth
+                ) from generic_exc
             if not self._fell_back:
                 LOGGER.warning(
                     "skin %r cannot read this game's board (%s): reading with no skin", self.skin.name, exc
@@ -574,6 +589,81 @@ class Player:
         if reading.face is None and reading.status is GameStatus.PLAYING and shows_the_end(board):
             return Sight(board, GameStatus.LOST, image, "board")  # mines shown: lost (no face to say so)
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
+
+    def _around_unnamed(
+        self, exc: RecognitionError, image: np.ndarray, previous: Board | None, clicked: Iterable[Coord]
+    ) -> tuple[Sight, list[Move]] | str:
+        """The moves certain under every reading a refused frame may show (:mod:`bot.agent.unnamed`),
+        with the board every such reading agrees on, or why there are none ('' when nothing was tried).
+
+        The readings: the whole ones the reader found its structure and the board's logic both allow
+        (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
+        taught read surely, the others unknown when covered before, or as before when open before and
+        beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
+        nothing is played). Not when a reading shows an ended game, nor after a guess that does not
+        read as a number in every reading: no move is certain on a game that may be over. A reading
+        the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is ever
+        guessed here."""
+        from bot.vision.read import is_generic
+
+        if self.mines is None or self.skin is None or self.options.dry_run:
+            return ""
+        last = self._last_clicks
+        chanced = (
+            [] if last is None else [m.cell for m in last.moves if m.probability > 0 or last.board.is_fresh()]
+        )
+        rows, cols = self._region_geometry().rows, self._region_geometry().cols
+        unknown = np.zeros((rows, cols), dtype=bool)
+        if exc.alternatives:
+            readings = [Board(a.copy(), self.mines) for a in exc.alternatives if a.shape == (rows, cols)]
+        elif self._fell_back or is_generic(self.skin):
+            seen = self._classified(image)
+            if seen is None:
+                return ""
+            if not seen[0].uncertain_mask().any():
+                return "the templates taught read every cell, as no possible position"
+            unknown, states = seen[0].uncertain_mask(), seen[0].states.copy()
+            if previous is not None:
+                was = unknown & ~previous.covered_mask()  # open or flagged before: it never changes,
+                opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)  # but a glyph
+                run_in = near(opened) | (self._run_in if self._run_in is not None else False)
+                odd = was & ~run_in  # opened beside it may run into it (xbomb's do), as may one before
+                if odd.any():  # else something over the board?
+                    cell = tuple(int(v) for v in np.argwhere(odd)[0])
+                    return f"cell {cell} was open before and reads otherwise, no cell opened beside it"
+                states[was], unknown = previous.cells[was], unknown & ~was
+                self._run_in = was if self._run_in is None else self._run_in | was
+            readings = [relaxed(Board(states, self.mines), unknown)]
+        else:
+            return ""
+        if not readings:
+            return ""
+        if any(shows_the_end(board) for board in readings):
+            return "a reading the screen may show is an ended game"
+        if any(unknown[cell] or not board[cell].is_number() for cell in chanced for board in readings):
+            return "the last click was a guess and does not read as a number: the game may be over"
+        unnamed = unknown | disagreement(readings)
+        kept = [
+            board
+            for board in readings
+            if not self._inconsistency(previous, Sight(board, GameStatus.PLAYING, image), clicked, unnamed)
+        ]
+        try:
+            found = consensus(kept, unknown, self.options.flags)
+        except GameOverError:
+            return "a reading the screen may show is an ended game"
+        if isinstance(found, str):
+            return found
+        self.unnamed_reads += 1
+        LOGGER.info(
+            "%d cell(s) unnamed (%s): %d of %d reading(s) kept, %d move(s) certain under every one",
+            int(found.unnamed.sum()),
+            exc,
+            found.kept,
+            len(readings),
+            len(found.moves),
+        )
+        return Sight(found.board, GameStatus.PLAYING, image, ""), found.moves
 
     def _fallback_skin(self) -> object | None:
         """The skinless reader, with what it learnt this game, for frames the game's skin cannot read;
@@ -794,22 +884,27 @@ class Player:
                     "the window around the board changed (moved or covered)", image, True, moved=True
                 )
         t2: float | None = None
+        certain: list[Move] = []  # moves certain around a cell no reader names (checked already)
         try:
             try:
                 sight = sight or self._read(image)
             except RecognitionError as exc:
                 ended = self._judge_unreadable(image, previous) or self._judged_by_logic(image)
                 if ended is None:
-                    return Problem(str(exc), image, True)
-                sight = ended
-            problem = self._inconsistency(previous, sight, clicked)
+                    around = self._around_unnamed(exc, image, previous, clicked)
+                    if isinstance(around, str):
+                        return Problem(f"{exc} ({around})" if around else str(exc), image, True)
+                    sight, certain = around
+                else:
+                    sight = ended
+            problem = "" if certain else self._inconsistency(previous, sight, clicked)
             if problem and not shows_the_end(sight.board):  # else the end read is judged after re-reads
                 ended = self._judged_by_logic(image)
                 if ended is not None:
                     sight, problem = ended, ""
             t2 = self.clock()
-            moves: list[Move] = []
-            if not problem and sight.status is GameStatus.PLAYING:
+            moves: list[Move] = certain
+            if not problem and not certain and sight.status is GameStatus.PLAYING:
                 moves = flag_the_rest(sight.board) or choose_moves(
                     sight.board, sight.board.mines, rule, flags=self.options.flags
                 )
@@ -1012,13 +1107,20 @@ class Player:
         )
         return "", True
 
-    def _inconsistency(self, previous: Board | None, sight: Sight, clicked: Iterable[Coord]) -> str:
-        """Why a reading cannot be trusted, or '' when it can."""
+    def _inconsistency(
+        self,
+        previous: Board | None,
+        sight: Sight,
+        clicked: Iterable[Coord],
+        unknown: np.ndarray | None = None,
+    ) -> str:
+        """Why a reading cannot be trusted, or '' when it can (``unknown``: cells it shows as covered
+        only because they could not be named)."""
         board = sight.board
         if sight.status is GameStatus.PLAYING:
             if board.is_lost():
                 return "an exploded mine shows but the game is still playing"
-            zero = unsettled_zero(board)
+            zero = unsettled_zero(board, unknown)
             if zero is not None:
                 return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
             if previous is not None:
@@ -1148,7 +1250,7 @@ class Player:
         """Play the game on screen to its end; returns how it went."""
         result = GameResult(game=index, status=GameStatus.PLAYING.value, seconds=0.0)
         start = self.clock()
-        before = (self.rereads, self.relocations, self.covered_seconds, len(self.learned))
+        before = (self.rereads, self.relocations, self.covered_seconds, len(self.learned), self.unnamed_reads)
         try:
             if self.geometry is None:
                 self.locate()
@@ -1169,6 +1271,7 @@ class Player:
                 result.skin += " + no skin"
             result.seconds = self.clock() - start
             result.rereads = self.rereads - before[0]
+            result.unnamed_reads = self.unnamed_reads - before[4]
             result.relocations = self.relocations - before[1]
             result.covered_seconds = self.covered_seconds - before[2]
             result.learned = self.learned[before[3] :]
@@ -1177,6 +1280,7 @@ class Player:
     def _play(self, result: GameResult) -> None:
         assert self.geometry is not None
         self._reach = np.zeros((self.geometry.rows, self.geometry.cols), dtype=bool)
+        self._run_in = None
         self._flagged = np.zeros_like(self._reach)
         self._view = None
         previous: Board | None = None

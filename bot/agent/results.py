@@ -42,6 +42,8 @@ class GameResult:
     guesses: int = 0
     reads: int = 0
     rereads: int = 0
+    unnamed_reads: int = 0
+    """Readings refused for a cell no reader could name, played on around it (moves certain anyway)."""
     error: str | None = None
     board: str = ""
     """``ROWSxCOLS/MINES`` as read (mines from --mines, the standard level or the client's counter)."""

@@ -1309,13 +1309,21 @@ def name_groups(
         assert problem is not None
         raise _refuse(problem[0], cols, problem[1])
     differ = next(i for i in range(len(groups)) if len({f[1][i] for f in fits}) > 1)
-    raise _refuse(
+    refusal = _refuse(
         list(groups[differ].members),
         cols,
         "is "
         + " or ".join(sorted({f[1][differ].name.lower() for f in fits}))
         + ": structure and logic allow either",
     )
+    whole = []  # every reading that fits, cell by cell: the one shown is among them (for the player)
+    for _, named in fits:
+        cells = np.empty(rows * cols, np.int8)
+        for g, s in zip(groups, named, strict=True):
+            cells[g.members] = int(s)
+        whole.append(cells.reshape(rows, cols))
+    refusal.alternatives = tuple(whole)
+    raise refusal
 
 
 def _own_grounds(groups: list[Group]) -> list[list[int]]:
