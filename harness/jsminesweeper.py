@@ -36,7 +36,7 @@ from harness.realclients import (
     ClientUnavailableError,
     RealClient,
     VirtualDisplay,
-    _kill_pids,
+    _kill_all,
     _poll,
     _stop_process,
     click,
@@ -297,7 +297,7 @@ class JSMinesweeper(RealClient):
     def stop(self) -> None:
         """Stop Chromium (its whole process group), the page server, and drop the profile."""
         super().stop()
-        _kill_pids(processes_with_env("MINEBOT_CHROMIUM", self._marker))
+        _kill_all(lambda: processes_with_env("MINEBOT_CHROMIUM", self._marker))
         _stop_process(self.server)
         self.server = None
         if self.pipe is not None:

@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -120,6 +120,14 @@ def _kill_pids(pids: Iterable[int], timeout: float = 3.0) -> None:
             if not pids:
                 return
             time.sleep(0.02)
+
+
+def _kill_all(find: Callable[[], list[int]], timeout: float = 15.0) -> None:
+    """Kill what ``find`` lists until it lists nothing (a browser may spawn a helper while its others
+    die), or ``timeout`` passes (a loaded machine may take seconds to let a killed process go)."""
+    deadline = time.monotonic() + timeout
+    while (pids := find()) and time.monotonic() < deadline:
+        _kill_pids(pids)
 
 
 def _alive(pid: int) -> bool:
@@ -249,7 +257,7 @@ class VirtualDisplay:
     def close(self) -> None:
         """Kill every process on this display, then Xvfb. Safe to call twice."""
         if self.display:
-            _kill_pids(self.pids())
+            _kill_all(self.pids)
         _stop_process(self._proc)
         self._proc = None
 

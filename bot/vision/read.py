@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import Board
+from bot.board import Board, Cell
 from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
@@ -304,14 +304,15 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
 
 
 def counted_mines(image: np.ndarray, cells: CellReading) -> int | None:
-    """The board's total mine count from its mine counter (mines left plus flags), when one is read."""
+    """The board's total mine count from its mine counter (mines left plus flags: a lost board's wrong
+    flags too, since the counter counted every flag placed), when one is read."""
     from bot.vision.counter import read_mine_counter
 
     board = Board(cells.states.copy())
     left = read_mine_counter(image, cells.geometry, board)
     if left is None:
         return None
-    total = left + int(board.flagged_mask().sum())
+    total = left + int(np.isin(board.cells, (Cell.FLAG, Cell.WRONG_FLAG)).sum())
     return total if 0 <= total <= board.cells.size else None
 
 
