@@ -363,6 +363,21 @@ def test_a_lost_board_whose_mines_are_no_symmetric_glyph_reads(tinted):
     assert reading.board(None).to_text() == truth.to_text()
 
 
+@pytest.mark.parametrize("tinted", [False, True], ids=["plain", "night_light"])
+def test_flags_in_one_colour_on_a_textured_covered_tile_read(tinted):
+    """ace-minesweeper's flag at 12 px cells (a blue pennant, a 1 px black pole) blurs into one colour under
+    a night light, and it is nearer a 4 than anything; but it sits on the covered tile, framed exactly
+    like it, a textured kind no clear digit shows on: a covered cell's glyph is a flag, as on a raised
+    tile."""
+    png = REAL / "ace-minesweeper" / "board_flags.png"
+    if not png.is_file():
+        pytest.skip("ace-minesweeper capture absent")
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    image = cv2.imread(str(png))
+    reading = read_cells(night_light(image) if tinted else image, capture_geometry(png, truth))
+    assert reading.board(None).to_text() == truth.to_text()
+
+
 def test_a_flat_look_beside_a_raised_covered_look_is_revealed():
     """The made-up 'tinted' look: each number on a tile tinted for it, 0s white, covered tiles raised.
     A board draws one covered look, so the white kind (which logic alone allows either way: every 0

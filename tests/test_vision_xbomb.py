@@ -371,3 +371,169 @@ def test_counts_may_take_the_number_a_cell_showed_before():
     settled = settle_digits(cells, [np.array([3])], costs, [False], prior=[3])
     assert settled.problem is None and settled.states == [3] and settled.remembered == (0,)
     assert settle_digits(cells, [np.array([3])], costs, [False], prior=[6]).problem is not None
+
+
+# -- a lost board with every cell open ---------------------------------------------------------------
+
+DIGIT_INKS = [(160, 40, 0), (0, 120, 0), (0, 0, 160), (90, 0, 90), (0, 90, 140), (140, 140, 0), (40, 40, 40)]
+CYAN, ORANGE_RED = (255, 255, 0), (60, 60, 230)
+
+
+def _open_lost(pitch: int = 24, seed: int = 3) -> tuple[np.ndarray, Geometry, np.ndarray]:
+    """A made-up lost board with every cell open (9x12, 18 mines, 2 px lines): digits drawn too big for
+    their cells and clipped (no digit shape names them), mines an asymmetric glyph (a body and a fuse)
+    on a ground of their own, and the truth (the exploded mine not yet marked)."""
+    from bot.solver.rules import count_around
+
+    rows, cols, line = 9, 12, 2
+    mask = np.zeros(rows * cols, bool)
+    mask[np.random.default_rng(seed).choice(rows * cols, 18, replace=False)] = True
+    mask = mask.reshape(rows, cols)
+    cells = np.where(mask, 11, count_around(mask)).astype(np.int8)
+    image = np.full((rows * pitch + line + 8, cols * pitch + line + 8, 3), 255, np.uint8)
+    k = pitch - line
+    for (r, c), v in np.ndenumerate(cells):
+        x, y = 4 + c * pitch + line, 4 + r * pitch + line
+        cell = image[y : y + k, x : x + k]
+        if v == 11:
+            cell[:] = ORANGE_RED
+            cv2.ellipse(cell, (k // 2, k // 2 + 2), (k // 4, k // 3 - 1), 0, 0, 360, BLACK, -1)
+            cv2.line(cell, (k // 2, k // 2 - k // 3 + 2), (k // 2 + k // 4, 2), BLACK, 2)
+        elif v > 0:
+            big = np.full((2 * pitch, pitch, 3), 255, np.uint8)
+            ink = DIGIT_INKS[min(int(v), len(DIGIT_INKS)) - 1]
+            cv2.putText(big, str(int(v)), (2, int(pitch * 1.25)), cv2.FONT_HERSHEY_DUPLEX, pitch / 26, ink, 2)
+            cell[:] = big[:k, :k]
+    for n in range(cols + 1):
+        image[4 : 4 + rows * pitch + line, 4 + n * pitch : 4 + n * pitch + line] = BLACK
+    for n in range(rows + 1):
+        image[4 + n * pitch : 4 + n * pitch + line, 4 : 4 + cols * pitch + line] = BLACK
+    return image, Geometry(4, 4, pitch, pitch, rows, cols), cells
+
+
+def _outline(image: np.ndarray, geometry: Geometry, cell: tuple[int, int]) -> None:
+    """A 1 px outline around a cell, on its lines' inner pixel (left, top) and outer pixel (right, bottom)."""
+    rect = geometry.cell_rect(cell)
+    x0, y0, x1, y1 = rect.left + 1, rect.top + 1, rect.right, rect.bottom
+    image[y0 : y1 + 1, [x0, x1]] = CYAN
+    image[[y0, y1], x0 : x1 + 1] = CYAN
+
+
+def _opened_by_player(image: np.ndarray, geometry: Geometry, cells: np.ndarray) -> None:
+    """Outlines around a block of the cells the player opened (every cell's look then carries them)."""
+    for cell in np.ndindex(4, 5):
+        r, c = cell[0] + 5, cell[1]
+        if cells[r, c] <= 8:
+            _outline(image, geometry, (r, c))
+
+
+@pytest.mark.parametrize("pitch", [20, 24])
+@pytest.mark.parametrize("tinted", [False, True])
+def test_a_lost_board_with_every_cell_open_is_read_by_its_counts(pitch, tinted):
+    from bot.vision.generic import read_cells
+
+    image, geometry, cells = _open_lost(pitch)
+    _opened_by_player(image, geometry, cells)
+    went_off = tuple(np.argwhere(cells == 11)[0])
+    _outline(image, geometry, went_off)  # drawn like the other mines, but outlined as opened
+    cells[went_off] = 12
+    if tinted:
+        image = night_light(image)
+    assert (read_cells(image, geometry).states == cells).all()
+
+
+def test_mines_drawn_alike_or_one_lit_up_all_over_are_not_read_as_a_lost_board():
+    from bot.errors import RecognitionError
+    from bot.vision.generic import read_cells
+
+    def not_lost(image: np.ndarray, geometry: Geometry) -> None:
+        try:
+            states = read_cells(image, geometry).states
+        except RecognitionError:
+            return
+        assert not np.isin(states, (11, 12)).any()  # e.g. a won board, its flags on a tile of their own
+
+    image, geometry, cells = _open_lost()
+    not_lost(image, geometry)  # every mine drawn alike: none shown to have gone off
+    rect = geometry.cell_rect(tuple(int(v) for v in np.argwhere(cells == 11)[0]))
+    inside = image[rect.top + 2 : rect.bottom, rect.left + 2 : rect.right]
+    inside[(inside == ORANGE_RED).all(axis=2)] = (150, 150, 255)  # one lit up all over, not framed apart
+    not_lost(image, geometry)
+
+
+def test_mines_outlined_alike_are_told_apart_only_by_the_flags_shown_before():
+    from bot.errors import RecognitionError
+    from bot.vision.generic import GenericModel, read_cells
+
+    image, geometry, cells = _open_lost()
+    mines = [tuple(int(v) for v in m) for m in np.argwhere(cells == 11)]
+    for cell in mines[:3]:  # the mine that went off and two flagged mines, drawn alike
+        _outline(image, geometry, cell)
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(image, geometry)
+    assert refused.value.cell in mines[:3]
+    model = GenericModel()
+    model.last = np.full(cells.size, 9, np.int16)  # the frame before: the same game, two cells flagged
+    for cell in mines[1:3]:
+        model.last[cell[0] * geometry.cols + cell[1]] = 10
+    truth = cells.copy()
+    truth[mines[0]], truth[mines[1]], truth[mines[2]] = 12, 10, 10
+    assert (read_cells(image, geometry, model).states == truth).all()
+    model.last[:] = 9  # ... nothing flagged before: which went off is still not shown
+    with pytest.raises(RecognitionError):
+        read_cells(image, geometry, model)
+
+
+def test_a_blank_cell_beside_mines_is_a_wrong_flag():
+    from bot.vision.generic import read_cells
+
+    image, geometry, cells = _open_lost()
+    went_off = tuple(np.argwhere(cells == 11)[0])
+    _outline(image, geometry, went_off)
+    cells[went_off] = 12
+    blank = tuple(np.argwhere((cells >= 1) & (cells <= 8))[5])  # a number, drawn blank: flagged wrongly
+    rect = geometry.cell_rect(blank)
+    image[rect.top + 2 : rect.bottom, rect.left + 2 : rect.right] = WHITE
+    cells[blank] = 13
+    assert (read_cells(image, geometry).states == cells).all()
+
+
+def test_a_board_with_cells_still_covered_is_not_counted_as_all_open():
+    from bot.errors import RecognitionError
+    from bot.vision.generic import read_cells
+
+    image, geometry, cells = _open_lost()
+    _opened_by_player(image, geometry, cells)
+    _outline(image, geometry, tuple(np.argwhere(cells == 11)[0]))
+    for cell in np.argwhere(cells == 0):  # the 0s covered (dithered): whatever else, no lost board
+        _dither(image, geometry, tuple(int(v) for v in cell))
+    try:
+        states = read_cells(image, geometry).states
+    except RecognitionError:
+        return
+    assert not np.isin(states, (11, 12)).any()
+
+
+@pytest.mark.parametrize("tinted", [False, True])
+def test_xbomb_lost_board_is_read_by_its_counts(tinted):
+    # every cell open, 122 looks (each cell's edge carries its neighbours' red and outlines), digits
+    # clipped, the mines a pear no digit shape rules out, the one that went off outlined
+    assert_read_exactly("xbomb/expert_high_lost.png", tinted)
+
+
+@pytest.mark.parametrize("tinted", [False, True])
+def test_xbomb_lost_board_with_flags_names_the_mine_that_went_off_only_with_the_flags_seen(tinted):
+    from bot.errors import RecognitionError
+    from bot.vision.generic import GenericModel, read_cells
+
+    # 18 mines outlined alike (17 flagged, one went off) and a wrong flag drawn blank
+    image, geometry, truth = _real("xbomb/expert_lost.png")
+    if tinted:
+        image = night_light(image)
+    outlined = {tuple(int(v) for v in c) for c in np.argwhere(np.isin(truth.cells, (10, 12)))}
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(image, geometry)
+    assert refused.value.cell in outlined
+    model = GenericModel()
+    model.last = np.where(np.isin(truth.cells, (10, 13)), 10, 9).ravel().astype(np.int16)
+    assert (read_cells(image, geometry, model).states == truth.cells).all()

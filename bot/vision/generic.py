@@ -54,6 +54,7 @@ from bot.solver.rules import count_around
 from bot.vision.classify import CellReading
 from bot.vision.digits import (
     DIGIT_LOOSE,
+    INK_APART,
     count_bounds,
     frontier_problem,
     settle_digits,
@@ -206,6 +207,9 @@ class Group:
     """Index of the plain kind the group belongs to (plain groups) or sits on (glyph groups)."""
     raised: bool = False
     """The tile itself is bevelled like a covered cell."""
+    dithered: bool = False
+    """A glyph framed exactly like a textured (dithered: covered) kind's tile, a kind no clear digit shows
+    on: on a covered cell, as a glyph framed like a raised tile is."""
     frame: float = 2.0
     """Frame difference from its base (:func:`frame_difference`; 2 when it has none)."""
     colours: bool = False
@@ -906,12 +910,23 @@ def drawn_like_mines(groups: list[Group]) -> None:
 
 def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     """Plain/glyph split, kinds, and each glyph group's base and shape."""
+    kinds = _plain_kinds(groups, texture)
+    _glyph_shapes(groups, kinds)
+    return kinds
+
+
+def _plain_kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
+    """Each group raised or not, plain or a glyph (named by :func:`_glyph_shapes`); the plain kinds."""
     for g in groups:
         g.raised = bevel(g.tile) >= RAISED_BEVEL
         core = g.tile[CORE:-CORE, CORE:-CORE]
         if _ramp_residual(core) > PLAIN_RESIDUAL:
             g.shape = Shape.MARK  # a glyph: named below
-    kinds = _kinds(groups, texture)
+    return _kinds(groups, texture)
+
+
+def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
+    """Each glyph group's base and shape, and the digits and marks each kind carries."""
     plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
     fills = tuple(dominant_colour(_inner_ring(groups[i].tile)) for i in plain)
     balance = channel_balance([g.tile for g in groups])
@@ -938,7 +953,9 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
                 kinds[g.kind].marks += len(g.members)
     for g in groups:
         g.alone = g.shape != Shape.PLAIN and g.kind is not None and kinds[g.kind].glyph_looks == 1
-    return kinds
+        if g.shape != Shape.PLAIN and g.base is not None and g.kind is not None:
+            kind = kinds[g.kind]
+            g.dithered = kind.texture >= TEXTURE and not kind.digits and g.frame <= FLAG_FRAME
 
 
 def _refuse(cells: list[int], cols: int, why: str) -> RecognitionError:
@@ -1005,8 +1022,13 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     if g.shape == Shape.DIGIT and not on_covered:
         return Cell(g.digit)
     framed = g.raised or g.frame <= FLAG_FRAME
-    if on_covered and framed and g.shape in (Shape.MARK, Shape.DIGIT) and (g.raised or g.colours or g.alone):
-        return Cell.FLAG  # framed as a covered cell, raised, in two colours (cloth and pole), or alone
+    if (
+        on_covered
+        and framed
+        and g.shape in (Shape.MARK, Shape.DIGIT)
+        and (g.raised or g.dithered or g.colours or g.alone)
+    ):
+        return Cell.FLAG  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), or alone
     return None
 
 
@@ -1399,6 +1421,146 @@ def _whole_reading(
     return None
 
 
+# -- a lost board with every cell open --------------------------------------------------------------
+
+LOOK_RING = 1
+"""Pooled pixels along a look's edge left out when a lost board every cell of which is open is grouped:
+each cell's edge there shows its neighbours' lines (and any outline drawn around them), its inside its
+own state (:func:`_all_open_lost`)."""
+
+
+def _inner_looks(looks: np.ndarray, ring: int = LOOK_RING) -> np.ndarray:
+    """Pooled looks ``(N, P, 3)`` less their outer ``ring`` pixels."""
+    side = TILE // POOL
+    square = looks.reshape(len(looks), side, side, 3)[:, ring : side - ring, ring : side - ring]
+    return np.ascontiguousarray(square.reshape(len(looks), -1, 3))
+
+
+def _drawn_alike(g: Group, other: Group) -> bool:
+    """Whether two glyph groups draw one glyph: in one ink, each nearer the other's glyph than any digit's
+    (the mines of a lost board in two looks of the cell around them)."""
+    if g.glyph is None or other.glyph is None or g.costs is None or other.costs is None:
+        return False
+    if g.ink is None or other.ink is None or np.abs(g.ink - other.ink).max() > INK_APART:
+        return False
+    return shape_distance(g.glyph, other.glyph) < min(float(g.costs.min()), float(other.costs.min()))
+
+
+def _counted(
+    groups: list[Group], mines: np.ndarray, rows: int, cols: int
+) -> tuple[np.ndarray, list[int]] | None:
+    """A lost board's states with every cell open and ``mines`` (flat, bool) its shown mines: each glyph
+    group not a mine is the number of mines around its cells (the same for all of them, at least 1, one
+    ink per number), each plain cell 0; and the plain cells with mines around (drawn blank: their number
+    hidden, as only a flag hides it), for the caller. None when the counts name no such board."""
+    around = count_around(mines.reshape(rows, cols)).ravel()
+    states = np.where(mines, int(Cell.MINE), int(Cell.ZERO)).astype(np.int16)
+    inks: dict[int, np.ndarray] = {}
+    blank: list[int] = []
+    for g in groups:
+        if mines[g.members].all():
+            continue
+        if mines[g.members].any():
+            return None
+        values = np.unique(around[g.members])
+        if g.shape == Shape.PLAIN:
+            blank += [int(i) for i in g.members[around[g.members] > 0]]
+            continue
+        if len(values) != 1 or values[0] == 0 or g.ink is None:
+            return None
+        n = int(values[0])
+        if n in inks and np.abs(inks[n] - g.ink).max() > INK_APART:
+            return None
+        inks.setdefault(n, g.ink)
+        states[g.members] = n
+    return states, blank
+
+
+def _blank_flags(groups: list[Group], mines: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
+    """Every reading (flat states) of a lost board with every cell open, ``mines`` its shown mines, that
+    the counts allow: a cell drawn blank with mines around hides its number, so it was flagged, and the
+    counts tell a flag on a mine from a wrong one (each way tried; at most ``MAX_MARKS`` such cells)."""
+    first = _counted(groups, mines, rows, cols)
+    if first is None:
+        return []
+    _, blank = first
+    if len(blank) > MAX_MARKS:
+        return []
+    readings = []
+    for under in itertools.product((False, True), repeat=len(blank)):
+        shown = mines.copy()
+        shown[[i for i, m in zip(blank, under, strict=True) if m]] = True
+        found = _counted(groups, shown, rows, cols)
+        if found is None or set(found[1]) != {i for i, m in zip(blank, under, strict=True) if not m}:
+            continue
+        states = found[0]
+        for i, m in zip(blank, under, strict=True):
+            states[i] = int(Cell.FLAG if m else Cell.WRONG_FLAG)
+        readings.append(states)
+    return readings
+
+
+def _all_open_lost(
+    looks: np.ndarray,
+    tiles: np.ndarray,
+    texture: np.ndarray,
+    painted: np.ndarray | None,
+    pixels: np.ndarray | None,
+    rows: int,
+    cols: int,
+    last: np.ndarray | None,
+) -> np.ndarray | None:
+    """A lost board whose every cell is open (no covered look), read by its own logic when the looks
+    name nothing: cells grouped on their insides (:func:`_inner_looks`), the mines one glyph drawn alike
+    wherever it shows, every number the count of mines around it (however its digit is drawn: clipped,
+    or on a tile of its own), the mine that went off the one drawn like them inside but framed apart (an
+    outline), less those ``last`` showed flagged. Flat states, or None when no such board, or more than
+    one, fits; raises naming the cells when the counts fit but which mine went off is not shown."""
+    labels = group_cells(_inner_looks(looks))
+    if labels.max() + 1 > MAX_GROUPS or labels.max() == 0:
+        return None
+    groups = _groups_of(labels, tiles, painted, pixels)
+    kinds = _plain_kinds(groups, texture)
+    if any(kind.raised or kind.texture >= TEXTURE for kind in kinds) or any(g.raised for g in groups):
+        return None  # a covered look: not every cell is open
+    _glyph_shapes(groups, kinds)
+    glyphs = [i for i, g in enumerate(groups) if g.shape != Shape.PLAIN and g.glyph is not None]
+    fits: list[tuple[list[int], np.ndarray]] = []
+    tried: set[tuple[int, ...]] = set()
+    for c in glyphs:
+        drawn = [i for i in glyphs if i == c or _drawn_alike(groups[i], groups[c])]
+        if tuple(drawn) in tried:
+            continue
+        tried.add(tuple(drawn))
+        mines = np.zeros(rows * cols, bool)
+        for i in drawn:
+            mines[groups[i].members] = True
+        fits += [(drawn, states) for states in _blank_flags(groups, mines, rows, cols)]
+    if len(fits) != 1:
+        return None
+    drawn, states = fits[0]
+    main = groups[max(drawn, key=lambda i: len(groups[i].members))]
+    odd = [int(m) for i in drawn if groups[i] is not main for m in groups[i].members]
+    inside = _inner_looks(looks, LOOK_RING + 1)
+    if not odd or not all(_alike(np.abs(inside[main.members] - inside[i])).any() for i in odd):
+        return None  # no mine, or one unlike the rest inside too (a cell lit up): not shown which went off
+    if last is not None and not (states[last <= Cell.EIGHT] == last[last <= Cell.EIGHT]).all():
+        last = None  # another game's reading
+    flagged = [i for i in odd if last is not None and last[i] == Cell.FLAG]
+    went_off = [i for i in odd if i not in flagged]
+    if len(went_off) != 1:
+        before = " and not flagged before" if last is not None else ""
+        raise _refuse(
+            went_off or [int(main.members[0])],
+            cols,
+            f"is a shown mine of a lost board with {len(went_off)} drawn unlike the rest{before}: "
+            "which went off is not shown (a flag on a mine may be drawn as it is)",
+        )
+    states[flagged] = int(Cell.FLAG)
+    states[went_off[0]] = int(Cell.EXPLODED)
+    return states
+
+
 # -- the reader --------------------------------------------------------------------------------------
 
 
@@ -1454,12 +1616,6 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     )
     if cut is not None:
         raise _refuse(cut[0], cols, cut[1])
-    if labels.max() + 1 > MAX_GROUPS:
-        odd = np.nonzero(np.bincount(labels) == 1)[0]
-        lone = np.nonzero(np.isin(labels, odd))[0] if len(odd) else np.arange(1)
-        raise _refuse(
-            list(lone), cols, f"is one of {labels.max() + 1} different looks: cells not aligned, or no board"
-        )
     if labels.max() == 0 and min(rows, cols) < MIN_SIDE:
         raise _refuse(
             list(range(rows * cols)),
@@ -1482,26 +1638,52 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         if model is not None:
             model.remember(looks.mean(axis=0)[None], [Cell.COVERED])
         return _result(geometry, states, "generic")
-    groups = [
-        Group(members, tiles[members].mean(axis=0))
-        for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
-    ]
-    if painted is not None:
-        sides = painted.reshape(rows * cols, -1)
-        for g in groups:
-            g.unseen = tuple(
-                n for n, hit in zip(SIDE_NAMES, sides[g.members].any(axis=0), strict=True) if hit
-            )
-            g.runs = runs_on(pixels, g.members)  # type: ignore[arg-type]
     last = model.last if model is not None and model.last is not None else None
-    named = name_groups(
-        groups, texture, rows, cols, last if last is not None and last.size == rows * cols else None
-    )
+    last = last if last is not None and last.size == rows * cols else None
+    try:
+        if labels.max() + 1 > MAX_GROUPS:
+            odd = np.nonzero(np.bincount(labels) == 1)[0]
+            lone = np.nonzero(np.isin(labels, odd))[0] if len(odd) else np.arange(1)
+            raise _refuse(
+                list(lone),
+                cols,
+                f"is one of {labels.max() + 1} different looks: cells not aligned, or no board",
+            )
+        groups = _groups_of(labels, tiles, painted, pixels)
+        named = name_groups(groups, texture, rows, cols, last)
+    except RecognitionError:
+        opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)
+        if opened is None:
+            raise
+        return _kept(model, _result(geometry, opened, "generic"))  # a lost game's end: nothing to learn
+    if Cell.FLAG in named and Cell.COVERED not in named:  # won with flags, or lost, its mines taken for
+        opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)  # flags?
+        if opened is not None:  # one of them framed apart: the mine that went off
+            return _kept(model, _result(geometry, opened, "generic"))
     for g, s in zip(groups, named, strict=True):
         states[g.members] = int(s)
     if model is not None:
         model.remember(np.stack([looks[g.members].mean(axis=0) for g in groups]), named)
     return _kept(model, _result(geometry, states, "generic"))
+
+
+def _groups_of(
+    labels: np.ndarray, tiles: np.ndarray, painted: np.ndarray | None, pixels: np.ndarray | None
+) -> list[Group]:
+    """One :class:`Group` per label (its members' mean tile), with the sides a neighbour's ink was painted
+    over on and the ink it ran on past its own (:func:`bot.vision.overdraw.repair_runs`)."""
+    groups = [
+        Group(members, tiles[members].mean(axis=0))
+        for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
+    ]
+    if painted is not None:
+        sides = painted.reshape(len(labels), -1)
+        for g in groups:
+            g.unseen = tuple(
+                n for n, hit in zip(SIDE_NAMES, sides[g.members].any(axis=0), strict=True) if hit
+            )
+            g.runs = runs_on(pixels, g.members)  # type: ignore[arg-type]
+    return groups
 
 
 def _kept(model: GenericModel | None, reading: CellReading) -> CellReading:
