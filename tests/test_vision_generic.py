@@ -346,6 +346,17 @@ def test_bold_references_span_thin_to_bold_strokes():
     assert stroke_weight(bar) == pytest.approx(8 / 40, rel=0.15)
 
 
+def _ace_capture_reads_exactly(name: str, tinted: bool) -> None:
+    """One ace-minesweeper capture, plain or under a night light, reads exactly at its known geometry."""
+    png = REAL / "ace-minesweeper" / f"{name}.png"
+    if not png.is_file():
+        pytest.skip("ace-minesweeper capture absent")
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    image = cv2.imread(str(png))
+    reading = read_cells(night_light(image) if tinted else image, capture_geometry(png, truth))
+    assert reading.board(None).to_text() == truth.to_text()
+
+
 @pytest.mark.parametrize("tinted", [False, True], ids=["plain", "night_light"])
 def test_a_lost_board_whose_mines_are_no_symmetric_glyph_reads(tinted):
     """ace-minesweeper's mine is a pear-shaped bomb with a white fuse (two colours, not symmetric) and its
@@ -354,13 +365,7 @@ def test_a_lost_board_whose_mines_are_no_symmetric_glyph_reads(tinted):
     its shown mines and flags (the X a wrong flag, not a flag, by the same counts). Under a night light the
     flags' blue cloth and its dark shading still count as two colours (each channel stretched to the
     board's own spread)."""
-    png = REAL / "ace-minesweeper" / "board_lost.png"
-    if not png.is_file():
-        pytest.skip("ace-minesweeper capture absent")
-    truth = Board.from_text(png.with_suffix(".txt").read_text())
-    image = cv2.imread(str(png))
-    reading = read_cells(night_light(image) if tinted else image, capture_geometry(png, truth))
-    assert reading.board(None).to_text() == truth.to_text()
+    _ace_capture_reads_exactly("board_lost", tinted)
 
 
 @pytest.mark.parametrize("tinted", [False, True], ids=["plain", "night_light"])
@@ -369,13 +374,7 @@ def test_flags_in_one_colour_on_a_textured_covered_tile_read(tinted):
     a night light, and it is nearer a 4 than anything; but it sits on the covered tile, framed exactly
     like it, a textured kind no clear digit shows on: a covered cell's glyph is a flag, as on a raised
     tile."""
-    png = REAL / "ace-minesweeper" / "board_flags.png"
-    if not png.is_file():
-        pytest.skip("ace-minesweeper capture absent")
-    truth = Board.from_text(png.with_suffix(".txt").read_text())
-    image = cv2.imread(str(png))
-    reading = read_cells(night_light(image) if tinted else image, capture_geometry(png, truth))
-    assert reading.board(None).to_text() == truth.to_text()
+    _ace_capture_reads_exactly("board_flags", tinted)
 
 
 def test_a_flat_look_beside_a_raised_covered_look_is_revealed():
