@@ -497,12 +497,29 @@ def ink_colours(tile: np.ndarray, ink: np.ndarray, balance: np.ndarray | None = 
     solid = tile[m : len(tile) - m, m : len(tile) - m][core]
     if len(solid) < 8:
         return False
-    _, labels, centres = cv2.kmeans(
-        solid.astype(np.float32), 2, None, (cv2.TERM_CRITERIA_MAX_ITER, 10, 0.1), 1, cv2.KMEANS_PP_CENTERS
-    )
+    labels, centres = two_means(solid.astype(np.float32))
     share = float(labels.mean())
     apart = (centres[0] - centres[1]) / (balance if balance is not None else 1.0)
     return bool(np.linalg.norm(apart) >= TWO_COLOURS and 0.1 <= share <= 0.9)
+
+
+def two_means(points: np.ndarray, rounds: int = 10) -> tuple[np.ndarray, np.ndarray]:
+    """``(labels (n,), centres (2, d))``: ``points`` split in two by k-means started from the point
+    farthest from their mean and the point farthest from that one. Deterministic (OpenCV's k-means draws
+    its start from a process-wide random state, so one reading could depend on the readings before it)."""
+    first = points[np.argmax(((points - points.mean(axis=0)) ** 2).sum(axis=1))]
+    centres = np.stack([first, points[np.argmax(((points - first) ** 2).sum(axis=1))]])
+    labels = np.zeros(len(points), np.int32)
+    for _ in range(rounds):
+        labels = np.argmin(((points[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1).astype(np.int32)
+        moved = centres.copy()
+        for k in (0, 1):
+            if (labels == k).any():
+                moved[k] = points[labels == k].mean(axis=0)
+        if np.allclose(moved, centres):
+            break
+        centres = moved
+    return labels, centres
 
 
 def channel_balance(tiles: list[np.ndarray]) -> np.ndarray:
