@@ -177,6 +177,47 @@ def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellRea
     return cells
 
 
+PHASE_STEPS = (
+    (-0.5, -0.5),
+    (0.5, 0.5),
+    (-0.5, 0.5),
+    (0.5, -0.5),
+    (-0.5, 0.0),
+    (0.5, 0.0),
+    (0.0, -0.5),
+    (0.0, 0.5),
+)
+"""Half-pixel shifts of a grid tried when the skinless reader refuses it there: a one-pixel grid line
+or gap belongs to either of the cells beside it, and a grid found by structure can sit on it (the
+finder's phase was 0.3-0.9 px from the recorded grid on every real client measured)."""
+
+
+def generic_at_phase(image: np.ndarray, geometry: Geometry, skin: Skin) -> tuple[Geometry, CellReading]:
+    """``(grid, cells)``: :func:`_generic_cells` at ``geometry``, or, when it refuses there, at the one
+    half-pixel shift (:data:`PHASE_STEPS`) whose fresh skinless reading is exact, if every shift that
+    reads reads the same board. Two shifts reading differently, or none reading, raise the refusal."""
+    try:
+        return geometry, _generic_cells(image, geometry, skin)
+    except RecognitionError as refusal:
+        boards: dict[bytes, Geometry] = {}
+        for dx, dy in PHASE_STEPS:
+            shifted = replace(geometry, left=geometry.left + dx, top=geometry.top + dy)
+            try:
+                cells = read_cells(image, shifted, GenericModel())  # fresh: no memory of the refusal
+            except MinebotError:
+                continue
+            boards.setdefault(cells.states.tobytes(), shifted)
+        if len(boards) != 1:
+            raise refusal from None
+        shifted = next(iter(boards.values()))
+        LOGGER.info(
+            "read with no skin %+.1f, %+.1f px from the grid found",
+            shifted.left - geometry.left,
+            shifted.top - geometry.top,
+        )
+        return shifted, _generic_cells(image, shifted, skin)
+
+
 def find_generic(image: np.ndarray, skin: Skin | None = None, notes: list[str] | None = None) -> Reading:
     """Find the board with no skin (:func:`bot.vision.grid.find_grid`) and read it by structure.
 
@@ -188,10 +229,10 @@ def find_generic(image: np.ndarray, skin: Skin | None = None, notes: list[str] |
 
     skin = skin or generic_skin()
     fit = find_grid(image)
-    cells = _generic_cells(image, fit.geometry, skin)
+    geometry, cells = generic_at_phase(image, fit.geometry, skin)
     return Reading(
         Board(cells.states.copy()),
-        fit.geometry,
+        geometry,
         GameStatus.PLAYING,
         skin,
         cells,
