@@ -58,6 +58,15 @@ def opened_by(moves: Iterable[Move], proven: bool = True) -> set[Coord] | None:
     return opened
 
 
+def mine_opened(board: Board, moves: Iterable[Move]) -> Coord | None:
+    """A cell ``moves`` opened that ``board`` shows as a mine (exploded or not), or None: whatever else
+    the board shows, a game where a clicked cell holds a mine is lost."""
+    for cell in sorted(opened_by(moves, proven=False) or ()):
+        if board[cell] in (Cell.MINE, Cell.EXPLODED):
+            return cell
+    return None
+
+
 def won_by_opening(board: Board, moves: Iterable[Move], proven: bool = True) -> Board | None:
     """The won board when clicking ``moves`` on ``board`` opens its last safe cells, else None.
 

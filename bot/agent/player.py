@@ -41,6 +41,7 @@ from bot.agent.ending import (
     judge_end,
     lost_by_guess,
     lost_by_opening_all,
+    mine_opened,
     opened_by,
     won_by_opening,
 )
@@ -49,7 +50,7 @@ from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
-from bot.agent.unnamed import consensus, disagreement, relaxed
+from bot.agent.unnamed import consensus, disagreement, guess_around, relaxed
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
 from bot.errors import (
@@ -273,6 +274,9 @@ class Player:
         self._run_in: np.ndarray | None = None
         """Open cells a newly opened neighbour's glyph was found to run into this game (kept as read)."""
         self._fell_back = False
+        self._may_guess = False
+        """Whether a guess around an unnamed cell may be made (:meth:`_recover`, once re-reads and
+        learning could not name it)."""
         self._last_clicks: LastClicks | None = None
         self._frame: np.ndarray | None = None
         """The grab of the last trusted reading (board, face and ring)."""
@@ -588,6 +592,10 @@ class Player:
             )
         if reading.face is None and reading.status is GameStatus.PLAYING and shows_the_end(board):
             return Sight(board, GameStatus.LOST, image, "board")  # mines shown: lost (no face to say so)
+        last = self._last_clicks
+        mine = None if reading.face is not None or last is None else mine_opened(board, last.moves)
+        if reading.status is GameStatus.WON and mine is not None:  # no win shows a clicked mine
+            return Sight(board, GameStatus.LOST, image, f"board (cell {mine} was clicked and shows a mine)")
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
 
     def _around_unnamed(
@@ -602,8 +610,9 @@ class Player:
         beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
         nothing is played). Not when a reading shows an ended game, nor after a guess that does not
         read as a number in every reading: no move is certain on a game that may be over. A reading
-        the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is ever
-        guessed here."""
+        the checks of every reading reject (:meth:`_inconsistency`) is dropped. When no move is
+        certain, and only once re-reads and learning could not name the cell (``_may_guess``), a guess
+        chosen the same way under every reading (:func:`guess_around`), never on an unnamed cell."""
         from bot.vision.read import is_generic
 
         if self.mines is None or self.skin is None or self.options.dry_run:
@@ -650,18 +659,23 @@ class Player:
         ]
         try:
             found = consensus(kept, unknown, self.options.flags)
+            if isinstance(found, str) and kept and self._may_guess and found.startswith("no cell is safe"):
+                guessed = guess_around(kept, unknown, self.rule())
+                found = guessed if not isinstance(guessed, str) else f"{found}; no guess: {guessed}"
         except GameOverError:
             return "a reading the screen may show is an ended game"
         if isinstance(found, str):
             return found
         self.unnamed_reads += 1
         LOGGER.info(
-            "%d cell(s) unnamed (%s): %d of %d reading(s) kept, %d move(s) certain under every one",
+            "%d cell(s) unnamed (%s): %d of %d reading(s) kept; %s",
             int(found.unnamed.sum()),
             exc,
             found.kept,
             len(readings),
-            len(found.moves),
+            f"{len(found.moves)} move(s) certain under every one"
+            if all(move.probability in (0.0, 1.0) for move in found.moves)
+            else "; ".join(map(str, found.moves)),
         )
         return Sight(found.board, GameStatus.PLAYING, image, ""), found.moves
 
@@ -984,7 +998,12 @@ class Player:
                 self._move_ring_out()
             elif where == "same" and problem.unreadable and problem.image is not None and not not_learned:
                 not_learned, teach = self._learn(problem.image, previous)
-            outcome = self._attempt(previous, timing, rule, clicked)
+            # still unnamed where it was, re-read and not learned: a guess around it is the last way on
+            self._may_guess = where == "same" and bool(not_learned)
+            try:
+                outcome = self._attempt(previous, timing, rule, clicked)
+            finally:
+                self._may_guess = False
             if not isinstance(outcome, Problem):
                 self.covered_seconds += self.clock() - start
                 return outcome
@@ -1132,7 +1151,7 @@ class Player:
                     )
                 reach = self._reach
                 if not self.options.dry_run and reach is not None and reach.shape == board.shape:
-                    cell = unexplained_change(previous, board, reach, self._flagged)
+                    cell = unexplained_change(previous, board, reach, self._flagged, unknown)
                     if cell is not None:
                         return (
                             f"cell {cell} read as {board[cell].char!r} where no click could have opened or "
