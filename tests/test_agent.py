@@ -514,6 +514,26 @@ def test_a_board_read_as_won_with_the_clicked_cell_showing_a_mine_is_lost():
     assert player._sight(face, image).status is GameStatus.WON
 
 
+def test_a_revealed_cell_a_new_glyph_may_run_into_does_not_hide_the_board():
+    """The board's last look is found where it was though a revealed cell beside one opened since shows
+    another middle (xbomb: the new glyph runs into it; the board was taken as gone and the game
+    stopped); a revealed cell with no neighbour opened since must still be as it was."""
+    from bot.geometry import Geometry
+
+    client = sim("beginner", seed=7)
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player._last_seen = Board.from_text("000\n011\n01.", mines=1)
+    geometry = Geometry(0, 0, 8, 8, 3, 3)
+    view = np.zeros((24, 24, 3), np.uint8)
+    there = view.copy()
+    there[11:13, 11:13] = 255  # the middle of (1, 1), beside the covered (2, 2)
+    assert not player._same_look(view, there, geometry)  # (2, 2) looks as it did: nothing opened there
+    there[19:21, 19:21] = 255  # (2, 2) opened since
+    assert player._same_look(view, there, geometry)
+    there[3:5, 3:5] = 255  # the middle of (0, 0): no covered neighbour
+    assert not player._same_look(view, there, geometry)
+
+
 def test_a_flag_read_on_a_cell_the_bot_opened_is_a_misread(tmp_path):
     """A left click never flags a cell: a flag read where the bot opened one is something drawn over it
     (JSMinesweeper's tooltip read as a flag: 3 times in 8 z1.5 games, so far each outside the clicks'

@@ -459,19 +459,25 @@ class Player:
     def _same_look(self, view: np.ndarray, there: np.ndarray, geometry: Geometry) -> bool:
         """Whether ``there`` shows the board of ``view`` (``geometry`` in its pixels): the middle half of
         every cell revealed in the last reading exactly as it was (they never change; KMines and GNOME
-        Mines redraw a revealed cell's edges when a neighbour opens), and most pixels the same."""
+        Mines redraw a revealed cell's edges when a neighbour opens), and most pixels the same. Unless a
+        cell covered then beside it has changed too: a glyph opened there since may run into its middle
+        (xbomb's do; the board was then taken as gone while it stood still)."""
         if there.shape != view.shape or not _equal_share(there, view) >= 0.5:
             return False
         board = self._last_seen
         if board is None or board.shape != (geometry.rows, geometry.cols):
             return False
-        for cell in board.cells_where(board.revealed_mask()):
+
+        def middle(cell: Coord) -> tuple[slice, slice]:
             rect = geometry.cell_rect(cell)
             dy, dx = rect.height // 4, rect.width // 4
-            part = (slice(rect.top + dy, rect.bottom - dy), slice(rect.left + dx, rect.right - dx))
-            if not np.array_equal(view[part], there[part]):
-                return False
-        return True
+            return slice(rect.top + dy, rect.bottom - dy), slice(rect.left + dx, rect.right - dx)
+
+        changed = np.zeros(board.shape, dtype=bool)
+        for cell in board:
+            changed[cell] = not np.array_equal(view[middle(cell)], there[middle(cell)])
+        opened = changed & board.covered_mask()
+        return not (changed & board.revealed_mask() & ~near(opened)).any()
 
     @staticmethod
     def _grid_only(image: np.ndarray) -> Geometry | None:

@@ -18,6 +18,7 @@ Pure functions of boards: the solver knows nothing of screens, this module nothi
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,12 +31,10 @@ from bot.solver import Action, Move, choose_moves, probability_grid
 
 REASON = "certain under every reading the screen may show"
 
-UNNAMED_STATES = (Cell.COVERED, *(Cell(v) for v in range(int(Cell.ZERO), int(Cell.EIGHT) + 1)))
-"""What a cell covered before that no reader names may show now: still covered, or any number."""
-
 MAX_READINGS = 100
-"""Most whole readings a guess around unnamed cells is weighed over (two unnamed cells, each covered
-or a number): with more, no guess is made (the frame is read again, and the game stops as before)."""
+"""Most whole readings a guess around unnamed cells is weighed over (each unnamed cell covered or a
+number it may show): with more, no guess is made (the frame is read again, and the game stops as
+before)."""
 
 
 @dataclass(frozen=True)
@@ -127,14 +126,34 @@ def consensus(
     return Consensus(board, moves, len(kept), unnamed)
 
 
+def possible_states(board: Board, cell: Coord) -> list[Cell]:
+    """What an unnamed ``cell`` of ``board`` (taken as covered, as the other unnamed cells) may show:
+    still covered, or each number its covered neighbours can hold that some arrangement of mines fits
+    (the others taken as covered allow every arrangement the truth does, so none fitting rules it out)."""
+    room = sum(board[n] in (Cell.COVERED, Cell.FLAG) for n in board.neighbours(cell))
+    states = [Cell.COVERED]
+    for value in range(int(Cell.ZERO), int(Cell.ZERO) + room + 1):
+        grid = board.cells.copy()
+        grid[cell] = value
+        try:
+            probability_grid(Board(grid, board.mines))
+        except ContradictionError:
+            continue
+        states.append(Cell(value))
+    return states
+
+
 def completions(board: Board, unknown: np.ndarray) -> list[Board] | None:
-    """Every whole reading ``board`` may be, each ``unknown`` cell covered or any number
-    (:data:`UNNAMED_STATES`), or None when there are more than :data:`MAX_READINGS`."""
+    """Every whole reading ``board`` may be, each ``unknown`` cell covered or a number it may show
+    (:func:`possible_states`), or None when there are more than :data:`MAX_READINGS`."""
     cells = _cells(unknown)
-    if len(UNNAMED_STATES) ** len(cells) > MAX_READINGS:
-        return None
+    options = []
+    for cell in cells:
+        options.append(possible_states(board, cell))
+        if math.prod(map(len, options)) > MAX_READINGS:
+            return None
     out = []
-    for states in itertools.product(UNNAMED_STATES, repeat=len(cells)):
+    for states in itertools.product(*options):
         grid = board.cells.copy()
         for cell, state in zip(cells, states, strict=True):
             grid[cell] = int(state)
