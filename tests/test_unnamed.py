@@ -98,6 +98,15 @@ def test_a_guess_around_an_unnamed_cell_is_weighed_over_every_number_it_may_show
     assert Cell.TWO in chance and move.probability == pytest.approx(max(chance.values()))
 
 
+def test_no_guess_when_a_reading_may_show_the_game_won():
+    """The last safe cell may be the unnamed one, open: then every safe cell is open and the game may
+    be won, and the covered cell left is a mine (before: it was guessed, 100% at worst)."""
+    board = Board.from_text("1.\n1.", mines=1)  # (1, 1) unnamed: a 1 (won) or covered (safe, unclicked)
+    unknown = np.zeros(board.shape, dtype=bool)
+    unknown[1, 1] = True
+    assert "won" in guess_around([board], unknown)  # type: ignore[operator]
+
+
 def test_too_many_unnamed_cells_make_no_guess():
     board = Board.from_text("\n".join(["......."] * 7), mines=10)  # each unnamed cell may be 0-8
     unknown = np.zeros(board.shape, dtype=bool)

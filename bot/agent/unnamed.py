@@ -171,7 +171,8 @@ def guess_around(
     on its own (one no arrangement of mines fits is dropped: the screen cannot show it), and the cell
     covered in every completion whose chance of a mine is lowest in the worst of them is opened (ties:
     the lowest mean chance): the true reading is among them, so its chance is at most the one given.
-    A cell unknown or shown otherwise by some reading is never clicked.
+    A cell unknown or shown otherwise by some reading, or a mine in one, is never clicked; nothing is
+    guessed when a reading shows every safe cell open (the game may be won).
 
     Raises:
         GameOverError: a reading shows an ended game.
@@ -200,13 +201,15 @@ def guess_around(
             grid, _ = probability_grid(board)
         except ContradictionError:
             continue
+        if int(board.covered_mask().sum()) + int(board.flagged_mask().sum()) == board.mines:
+            return "a reading the screen may show is a won game (every safe cell open)"
         chance = np.where(board.covered_mask() & ~np.isnan(grid), grid, np.inf)
         worst, mean, kept = np.maximum(worst, chance), mean + chance, kept + 1
     if not kept:
         return "no arrangement of mines fits any reading"
-    worst[never] = np.inf
+    worst[never | (worst >= 1.0)] = np.inf  # never a cell some reading proves a mine
     if not np.isfinite(worst).any():
-        return "no cell is covered in every reading"
+        return "no cell is covered and may be safe in every reading"
     best = np.argwhere(worst == worst.min())
     cell = min((tuple(int(v) for v in c) for c in best), key=lambda c: mean[c])
     chance = float(worst[cell])
