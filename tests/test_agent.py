@@ -534,6 +534,35 @@ def test_a_revealed_cell_a_new_glyph_may_run_into_does_not_hide_the_board():
     assert not player._same_look(view, there, geometry)
 
 
+def test_a_won_board_with_a_cell_no_reader_names_is_won_by_its_nearest_looks_once_re_read(monkeypatch):
+    """xbomb, live: the last safe cells opened, a glyph ran into its neighbour and no template named it
+    surely: the won game stopped as unreadable. Once re-reads and learning could not name it, each cell
+    is taken by its nearest look; a win only when the board's logic holds on every cell."""
+    from bot.agent.ending import won_as_nearest
+    from bot.vision.classify import CellReading
+
+    previous = Board.from_text("1.\n1.", mines=1)
+    won = Board.from_text("1.\n11", mines=1)
+    assert won_as_nearest(won.cells, previous, 1)
+    assert not won_as_nearest(Board.from_text("1.\n12").cells, previous, 1)  # a 2 by one mine
+    assert not won_as_nearest(won.cells, Board.from_text("2.\n1.", mines=1), 1)  # (0, 0) was a 2
+    assert not won_as_nearest(Board.from_text("1.\n1.").cells, previous, 1)  # a safe cell left
+    client = sim("beginner", seed=7)
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.mines = 1
+    shape = won.shape
+    cells = CellReading(None, "taught", won.cells.copy(), won.cells.copy(), np.zeros(shape), np.ones(shape))
+    cells.confidence[1, 1] = 0.0  # the 1 at (1, 1) not named surely
+    monkeypatch.setattr(player, "_classified", lambda image: (cells, None))
+    image = np.zeros((4, 4, 3), np.uint8)
+    assert player._judge_unreadable(image, previous) is None  # first re-read: no judgement by looks
+    player._may_guess = True
+    sight = player._judge_unreadable(image, previous)
+    assert sight is not None and sight.status is GameStatus.WON and sight.board.to_text() == won.to_text()
+    cells.states[0, 0] = Cell.TWO  # a cell the board's logic cannot hold: nothing judged
+    assert player._judge_unreadable(image, previous) is None
+
+
 def test_a_flag_read_on_a_cell_the_bot_opened_is_a_misread(tmp_path):
     """A left click never flags a cell: a flag read where the bot opened one is something drawn over it
     (JSMinesweeper's tooltip read as a flag: 3 times in 8 z1.5 games, so far each outside the clicks'

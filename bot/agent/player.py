@@ -43,6 +43,7 @@ from bot.agent.ending import (
     lost_by_opening_all,
     mine_opened,
     opened_by,
+    won_as_nearest,
     won_by_opening,
 )
 from bot.agent.firstclick import FirstClickLog
@@ -701,17 +702,25 @@ class Player:
 
         With no skin, the cells are those the templates this game's exact readings taught read surely
         (:mod:`bot.vision.taught`; the skinless reader refuses a frame whole): a win shows when they are
-        every safe cell, whatever the others show (a client's own end-of-game flags, say)."""
+        every safe cell, whatever the others show (a client's own end-of-game flags, say). Once re-reads
+        and learning could not name a cell (``_may_guess``), a win also shows when every cell read as
+        its nearest look is a won board, its logic whole (:func:`won_as_nearest`)."""
         seen = self._classified(image)
         if seen is None:
             return None
         cells, face = seen
         sure = ~cells.uncertain_mask()
         judged = judge_end(cells.states, sure, face.status if face else None, previous, self.mines)
+        shown = np.where(sure, cells.states, int(Cell.COVERED))
+        if judged is None and self._may_guess and previous is not None and previous.shape == shown.shape:
+            # re-read and not learned: each unnamed cell by its nearest look (a revealed one as it was)
+            nearest = np.where(~sure & previous.revealed_mask(), previous.cells, cells.states)
+            if won_as_nearest(nearest, previous, self.mines):
+                shown, judged = nearest, (GameStatus.WON, "board (unnamed cells by their nearest look)")
         if judged is None:
             return None
         status, how = judged
-        board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
+        board = Board(shown, self.mines)
         return Sight(board, status, image, f"{how} (some cells unreadable)")
 
     def _classified(self, image: np.ndarray) -> tuple[CellReading, FaceMatch | None] | None:
