@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from bot.agent.unnamed import consensus, relaxed
+from bot.agent.unnamed import MAX_READINGS, completions, consensus, guess_around, possible_states, relaxed
 from bot.board import Board, Cell
-from bot.errors import GameOverError, RecognitionError
+from bot.errors import ContradictionError, GameOverError, RecognitionError
 from bot.game import Game, GameStatus
-from bot.solver import Action, choose_moves
+from bot.solver import Action, choose_moves, probability_grid
 
 
 def row(text: str, mines: int = 1) -> Board:
@@ -62,6 +62,81 @@ def test_an_unknown_cell_is_taken_as_covered_and_never_clicked():
     found = consensus([board], unknown, flags=True)
     assert not isinstance(found, str) and found.unnamed[2, 2]
     assert [(m.action, m.cell) for m in found.moves] == [(Action.OPEN, (0, 2)), (Action.FLAG, (1, 2))]
+
+
+def test_with_nothing_unnamed_and_no_move_certain_the_guess_is_the_solvers_own():
+    board = Board.from_text("1.\n..", mines=1)  # three covered cells, one mine: a guess
+    found = guess_around([board], np.zeros(board.shape, dtype=bool), "safe")
+    assert not isinstance(found, str) and found.board is board
+    assert [(m.cell, m.probability) for m in found.moves] == [
+        (m.cell, m.probability) for m in choose_moves(board, 1, "safe")
+    ]
+
+
+def test_a_guess_around_an_unnamed_cell_is_weighed_over_every_number_it_may_show():
+    """The unnamed cell is covered or any number; the guess is the cell safest in the worst of them."""
+    board = Board.from_text("000\n121\n...\n...", mines=2)  # (1, 1) unnamed: its 2 or something else
+    unknown = np.zeros(board.shape, dtype=bool)
+    unknown[1, 1] = True
+    assert isinstance(consensus([board], unknown), str)  # no cell is safe under every reading
+    states = possible_states(relaxed(board, unknown), (1, 1))
+    assert Cell.TWO in states and Cell.COVERED in states  # the truth, and no change at all
+    assert Cell.ZERO not in states and Cell.FOUR not in states  # the 1s need a mine below; 3 cells below
+    filled = completions(relaxed(board, unknown), unknown)
+    assert filled is not None and [b[1, 1] for b in filled] == states
+    found = guess_around([board], unknown)
+    assert not isinstance(found, str)
+    (move,) = found.moves
+    assert move.action is Action.OPEN and move.cell != (1, 1) and found.unnamed[1, 1]
+    assert found.board[1, 1] == Cell.COVERED and move.probability > 0
+    chance = {}
+    for whole in filled:  # the chance given is the worst of every reading no arrangement rules out
+        try:
+            chance[whole[1, 1]] = probability_grid(whole)[0][move.cell]
+        except ContradictionError:
+            continue
+    assert Cell.TWO in chance and move.probability == pytest.approx(max(chance.values()))
+
+
+def test_no_guess_when_a_reading_may_show_the_game_won():
+    """The last safe cell may be the unnamed one, open: then every safe cell is open and the game may
+    be won, and the covered cell left is a mine (before: it was guessed, 100% at worst)."""
+    board = Board.from_text("1.\n1.", mines=1)  # (1, 1) unnamed: a 1 (won) or covered (safe, unclicked)
+    unknown = np.zeros(board.shape, dtype=bool)
+    unknown[1, 1] = True
+    assert "won" in guess_around([board], unknown)  # type: ignore[operator]
+
+
+def test_too_many_unnamed_cells_make_no_guess():
+    board = Board.from_text("\n".join(["......."] * 7), mines=10)  # each unnamed cell may be 0-8
+    unknown = np.zeros(board.shape, dtype=bool)
+    unknown[1, 1] = unknown[1, 5] = True
+    assert len(completions(board, unknown) or ()) == 10 * 10 <= MAX_READINGS
+    unknown[5, 1] = True
+    assert completions(board, unknown) is None
+    assert "too many" in guess_around([board], unknown)  # type: ignore[operator]
+
+
+def test_a_guess_around_unnamed_cells_is_never_riskier_than_it_says_on_the_true_board():
+    """Random positions, one number unnamed (the truth among its readings): the guess is never the
+    unnamed cell, and its chance of a mine on the true board is at most the one it was chosen by."""
+    guessed = 0
+    for board, _ in positions(30, seed=11):
+        numbers = np.argwhere((board.cells >= 1) & (board.cells <= 8))
+        if not len(numbers):
+            continue
+        cell = tuple(int(v) for v in numbers[len(numbers) // 2])
+        unknown = np.zeros(board.shape, dtype=bool)
+        unknown[cell] = True
+        found = guess_around([relaxed(board, unknown)], unknown)
+        if isinstance(found, str):
+            continue
+        (move,) = found.moves
+        assert move.cell != cell and board[move.cell] == Cell.COVERED
+        truth = probability_grid(board)[0][move.cell]
+        assert truth <= move.probability + 1e-9
+        guessed += 1
+    assert guessed > 10
 
 
 def positions(count: int, seed: int = 7):
@@ -159,7 +234,7 @@ def _refusing(monkeypatch, client, target, digit: int | None):
 def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(monkeypatch, alternatives):
     """A number the reader can never name while the game is on (one cell, refused with each digit as
     an alternative; or a digit the skinless reader never names, seen first mid-game). The bot plays
-    only moves certain under every reading, never clicks an unnamed cell, never guesses while one
+    only moves certain under every reading, never clicks an unnamed cell, needs no guess while one
     shows, and goes on past the first refusal (before: it stopped there)."""
     from bot.agent import Player, PlayOptions
     from bot.mock import SimClient

@@ -44,7 +44,11 @@ def near(mask: np.ndarray) -> np.ndarray:
 
 
 def unexplained_change(
-    before: Board, after: Board, reach: np.ndarray, flagged: np.ndarray | None = None
+    before: Board,
+    after: Board,
+    reach: np.ndarray,
+    flagged: np.ndarray | None = None,
+    unknown: np.ndarray | None = None,
 ) -> Coord | None:
     """The first cell that changed from covered since ``before`` where no click explains it, or None.
 
@@ -52,10 +56,14 @@ def unexplained_change(
     the game's clicks could have opened or flagged) or next to a revealed 0 (its area opens), and
     flags only where it was right-clicked (``flagged``, when given: every cell the game flagged). A
     number or a flag anywhere else is a misread: something drawn over the board (a tooltip, another
-    window) read as a digit or a flag; a left-clicked cell read as a flag is one too.
+    window) read as a digit or a flag; a left-clicked cell read as a flag is one too. ``unknown``:
+    cells shown as covered only because they could not be named (each may be the 0 that opened them).
     """
     changed = (before.cells == Cell.COVERED) & (after.cells != Cell.COVERED)
-    explained = reach | (after.revealed_mask() & near(after.cells == Cell.ZERO))
+    zero = after.cells == Cell.ZERO
+    if unknown is not None:
+        zero = zero | unknown
+    explained = reach | (after.revealed_mask() & near(zero))
     if flagged is not None:
         explained &= (after.cells != Cell.FLAG) | flagged
     bad = changed & ~explained

@@ -45,6 +45,22 @@ def judge_end(
     return None
 
 
+def won_as_nearest(states: np.ndarray, previous: Board | None, mines: int | None) -> bool:
+    """Whether each cell read as its nearest look (``states``, sure or not) shows a won game: every cell
+    not covered or flagged a number, as many of those left as mines, each number the count of them
+    around it (they are all mines), and no cell revealed before shown otherwise. A judgement for when
+    no reader names some cell surely; the board's logic must hold on every cell."""
+    if mines is None or previous is None or previous.shape != states.shape:
+        return False
+    hidden = np.isin(states, (Cell.COVERED, Cell.FLAG))
+    numbers = states <= Cell.EIGHT
+    if not (hidden | numbers).all() or int(hidden.sum()) != mines:
+        return False
+    if (previous.revealed_mask() & (states != previous.cells)).any():
+        return False
+    return bool((_counts(hidden)[numbers] == states[numbers]).all())
+
+
 def opened_by(moves: Iterable[Move], proven: bool = True) -> set[Coord] | None:
     """The cells ``moves`` open, or None when one of them opens a cell not proven safe (a guess) and
     ``proven`` is asked for."""
@@ -56,6 +72,15 @@ def opened_by(moves: Iterable[Move], proven: bool = True) -> set[Coord] | None:
             return None
         opened.update(move.opens or (move.cell,))
     return opened
+
+
+def mine_opened(board: Board, moves: Iterable[Move]) -> Coord | None:
+    """A cell ``moves`` opened that ``board`` shows as a mine (exploded or not), or None: whatever else
+    the board shows, a game where a clicked cell holds a mine is lost."""
+    for cell in sorted(opened_by(moves, proven=False) or ()):
+        if board[cell] in (Cell.MINE, Cell.EXPLODED):
+            return cell
+    return None
 
 
 def won_by_opening(board: Board, moves: Iterable[Move], proven: bool = True) -> Board | None:

@@ -41,7 +41,9 @@ from bot.agent.ending import (
     judge_end,
     lost_by_guess,
     lost_by_opening_all,
+    mine_opened,
     opened_by,
+    won_as_nearest,
     won_by_opening,
 )
 from bot.agent.firstclick import FirstClickLog
@@ -49,7 +51,7 @@ from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
-from bot.agent.unnamed import consensus, disagreement, relaxed
+from bot.agent.unnamed import consensus, disagreement, guess_around, relaxed
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
 from bot.errors import (
@@ -273,6 +275,9 @@ class Player:
         self._run_in: np.ndarray | None = None
         """Open cells a newly opened neighbour's glyph was found to run into this game (kept as read)."""
         self._fell_back = False
+        self._may_guess = False
+        """Whether a guess around an unnamed cell may be made (:meth:`_recover`, once re-reads and
+        learning could not name it)."""
         self._last_clicks: LastClicks | None = None
         self._frame: np.ndarray | None = None
         """The grab of the last trusted reading (board, face and ring)."""
@@ -455,19 +460,25 @@ class Player:
     def _same_look(self, view: np.ndarray, there: np.ndarray, geometry: Geometry) -> bool:
         """Whether ``there`` shows the board of ``view`` (``geometry`` in its pixels): the middle half of
         every cell revealed in the last reading exactly as it was (they never change; KMines and GNOME
-        Mines redraw a revealed cell's edges when a neighbour opens), and most pixels the same."""
+        Mines redraw a revealed cell's edges when a neighbour opens), and most pixels the same. Unless a
+        cell covered then beside it has changed too: a glyph opened there since may run into its middle
+        (xbomb's do; the board was then taken as gone while it stood still)."""
         if there.shape != view.shape or not _equal_share(there, view) >= 0.5:
             return False
         board = self._last_seen
         if board is None or board.shape != (geometry.rows, geometry.cols):
             return False
-        for cell in board.cells_where(board.revealed_mask()):
+
+        def middle(cell: Coord) -> tuple[slice, slice]:
             rect = geometry.cell_rect(cell)
             dy, dx = rect.height // 4, rect.width // 4
-            part = (slice(rect.top + dy, rect.bottom - dy), slice(rect.left + dx, rect.right - dx))
-            if not np.array_equal(view[part], there[part]):
-                return False
-        return True
+            return slice(rect.top + dy, rect.bottom - dy), slice(rect.left + dx, rect.right - dx)
+
+        changed = np.zeros(board.shape, dtype=bool)
+        for cell in board:
+            changed[cell] = not np.array_equal(view[middle(cell)], there[middle(cell)])
+        opened = changed & board.covered_mask()
+        return not (changed & board.revealed_mask() & ~near(opened)).any()
 
     @staticmethod
     def _grid_only(image: np.ndarray) -> Geometry | None:
@@ -588,6 +599,10 @@ class Player:
             )
         if reading.face is None and reading.status is GameStatus.PLAYING and shows_the_end(board):
             return Sight(board, GameStatus.LOST, image, "board")  # mines shown: lost (no face to say so)
+        last = self._last_clicks
+        mine = None if reading.face is not None or last is None else mine_opened(board, last.moves)
+        if reading.status is GameStatus.WON and mine is not None:  # no win shows a clicked mine
+            return Sight(board, GameStatus.LOST, image, f"board (cell {mine} was clicked and shows a mine)")
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
 
     def _around_unnamed(
@@ -602,8 +617,9 @@ class Player:
         beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
         nothing is played). Not when a reading shows an ended game, nor after a guess that does not
         read as a number in every reading: no move is certain on a game that may be over. A reading
-        the checks of every reading reject (:meth:`_inconsistency`) is dropped. Nothing is ever
-        guessed here."""
+        the checks of every reading reject (:meth:`_inconsistency`) is dropped. When no move is
+        certain, and only once re-reads and learning could not name the cell (``_may_guess``), a guess
+        chosen the same way under every reading (:func:`guess_around`), never on an unnamed cell."""
         from bot.vision.read import is_generic
 
         if self.mines is None or self.skin is None or self.options.dry_run:
@@ -650,18 +666,23 @@ class Player:
         ]
         try:
             found = consensus(kept, unknown, self.options.flags)
+            if isinstance(found, str) and kept and self._may_guess and found.startswith("no cell is safe"):
+                guessed = guess_around(kept, unknown, self.rule())
+                found = guessed if not isinstance(guessed, str) else f"{found}; no guess: {guessed}"
         except GameOverError:
             return "a reading the screen may show is an ended game"
         if isinstance(found, str):
             return found
         self.unnamed_reads += 1
         LOGGER.info(
-            "%d cell(s) unnamed (%s): %d of %d reading(s) kept, %d move(s) certain under every one",
+            "%d cell(s) unnamed (%s): %d of %d reading(s) kept; %s",
             int(found.unnamed.sum()),
             exc,
             found.kept,
             len(readings),
-            len(found.moves),
+            f"{len(found.moves)} move(s) certain under every one"
+            if all(move.probability in (0.0, 1.0) for move in found.moves)
+            else "; ".join(map(str, found.moves)),
         )
         return Sight(found.board, GameStatus.PLAYING, image, ""), found.moves
 
@@ -681,17 +702,25 @@ class Player:
 
         With no skin, the cells are those the templates this game's exact readings taught read surely
         (:mod:`bot.vision.taught`; the skinless reader refuses a frame whole): a win shows when they are
-        every safe cell, whatever the others show (a client's own end-of-game flags, say)."""
+        every safe cell, whatever the others show (a client's own end-of-game flags, say). Once re-reads
+        and learning could not name a cell (``_may_guess``), a win also shows when every cell read as
+        its nearest look is a won board, its logic whole (:func:`won_as_nearest`)."""
         seen = self._classified(image)
         if seen is None:
             return None
         cells, face = seen
         sure = ~cells.uncertain_mask()
         judged = judge_end(cells.states, sure, face.status if face else None, previous, self.mines)
+        shown = np.where(sure, cells.states, int(Cell.COVERED))
+        if judged is None and self._may_guess and previous is not None and previous.shape == shown.shape:
+            # re-read and not learned: each unnamed cell by its nearest look (a revealed one as it was)
+            nearest = np.where(~sure & previous.revealed_mask(), previous.cells, cells.states)
+            if won_as_nearest(nearest, previous, self.mines):
+                shown, judged = nearest, (GameStatus.WON, "board (unnamed cells by their nearest look)")
         if judged is None:
             return None
         status, how = judged
-        board = Board(np.where(sure, cells.states, int(Cell.COVERED)), self.mines)
+        board = Board(shown, self.mines)
         return Sight(board, status, image, f"{how} (some cells unreadable)")
 
     def _classified(self, image: np.ndarray) -> tuple[CellReading, FaceMatch | None] | None:
@@ -984,7 +1013,12 @@ class Player:
                 self._move_ring_out()
             elif where == "same" and problem.unreadable and problem.image is not None and not not_learned:
                 not_learned, teach = self._learn(problem.image, previous)
-            outcome = self._attempt(previous, timing, rule, clicked)
+            # still unnamed where it was, re-read and not learned: a guess around it is the last way on
+            self._may_guess = where == "same" and bool(not_learned)
+            try:
+                outcome = self._attempt(previous, timing, rule, clicked)
+            finally:
+                self._may_guess = False
             if not isinstance(outcome, Problem):
                 self.covered_seconds += self.clock() - start
                 return outcome
@@ -1132,7 +1166,7 @@ class Player:
                     )
                 reach = self._reach
                 if not self.options.dry_run and reach is not None and reach.shape == board.shape:
-                    cell = unexplained_change(previous, board, reach, self._flagged)
+                    cell = unexplained_change(previous, board, reach, self._flagged, unknown)
                     if cell is not None:
                         return (
                             f"cell {cell} read as {board[cell].char!r} where no click could have opened or "
