@@ -1254,6 +1254,10 @@ def _name_digits(
     for i in open_groups:
         shown = np.unique(last[groups[i].members]) if last is not None else np.empty(0)
         prior.append(int(shown[0]) if len(shown) == 1 and Cell.ONE <= shown[0] <= Cell.EIGHT else None)
+    for i, known in zip(open_groups, prior, strict=True):  # a digit sits on a revealed tile: on a ground
+        g = groups[i]  # no plain cell shows, only a clear one (or the number an earlier reading named)
+        if g.base is None and known is None and g.costs is not None and g.costs.min() > CLEAR_DIGIT:
+            return list(g.members), "cannot be named: not clearly a digit, on a ground no plain cell shows"
     settled = settle_digits(
         board.reshape(rows, cols),
         [groups[i].members for i in open_groups],

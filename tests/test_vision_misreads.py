@@ -1,0 +1,29 @@
+"""Misreads the sweeps found, each kept as a case that must now be refused or read exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.board import Cell
+from bot.errors import RecognitionError
+from bot.vision import read_screen
+
+
+def test_a_lone_crossed_mine_on_its_own_ground_is_not_named_a_digit():
+    """The made-up gradient look's lost 12x20 board (seed 21): its one wrong flag, a red cross over a
+    black mine on a ground no plain cell shows, fit a 2 only loosely (0.30, the 3 and 4 just past)
+    and the counts allowed a 2: read through ``read_screen`` it was a 2. Not clearly a digit on no
+    tile the board shows plain, it names nothing by shape: the frame is refused at that cell (or
+    read exactly)."""
+    import styles
+
+    look = styles.LOOKS["gradient"]
+    board = styles.fit_board(styles.mid_game(12, 20, 62, seed=21, opened=0.4, lost=True), look)
+    assert board[(6, 4)] == Cell.WRONG_FLAG
+    image, _ = styles.screenshot(board, look, scale=1.0)
+    try:
+        read = read_screen(image, "generic").board
+    except RecognitionError as error:
+        assert error.cell == (6, 4), error
+        return
+    assert np.array_equal(read.cells, board.cells), read.to_text()
