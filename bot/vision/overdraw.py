@@ -312,24 +312,25 @@ def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarr
 
 
 def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) -> int | None:
-    """A column of a cell along the same edge (nearest first) drawn exactly like cell ``(r, c)`` but for
-    the foreign pixels ``mask`` of its strip, and with no foreign pixel of its own (``taken``: cells with
-    some), lending only colours the cell shows deeper: its strip shows what this cell's would without
-    the foreign ink."""
-    cols, strip = ids.shape[1], len(mask)
-    for d in range(1, cols):
-        for other in (c - d, c + d):
-            if 0 <= other < cols and not taken[r, other]:
-                deeper = float((ids[r, other, strip:] == ids[r, c, strip:]).mean())
-                edge = (ids[r, other, :strip] == ids[r, c, :strip])[~mask]
-                lent = np.isin(ids[r, other, :strip][mask], ids[r, c, strip:])  # colours the cell shows
-                if (
-                    deeper >= TWIN_SAME
-                    and (not len(edge) or float(edge.mean()) >= TWIN_SAME)
-                    and bool(lent.all())
-                ):
-                    return other
-    return None
+    """A column of a cell along the same edge (nearest first, the one before it first at a tie) drawn
+    exactly like cell ``(r, c)`` but for the foreign pixels ``mask`` of its strip, and with no foreign
+    pixel of its own (``taken``: cells with some), lending only colours the cell shows deeper: its strip
+    shows what this cell's would without the foreign ink. Every column is weighed at once."""
+    strip = len(mask)
+    row, own = ids[r], ids[r, c]
+    deeper = (row[:, strip:] == own[strip:]).mean(axis=(1, 2))
+    edge = (row[:, :strip] == own[:strip])[:, ~mask]
+    shows = np.zeros(int(row.max()) + 1, bool)
+    shows[own[strip:]] = True  # colours the cell shows deeper
+    ok = (deeper >= TWIN_SAME) & shows[row[:, :strip][:, mask]].all(axis=1) & ~taken[r]
+    if edge.shape[1]:
+        ok &= edge.mean(axis=1) >= TWIN_SAME
+    ok[c] = False
+    others = np.flatnonzero(ok)
+    if not len(others):
+        return None
+    order = 2 * np.abs(others - c) - (others < c)  # nearest first, the one before it first
+    return int(others[np.argmin(order)])
 
 
 def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
