@@ -12,6 +12,7 @@ frames (480 cells or more), else over all its frames.
 
     python benchmarks/generic_speed.py [--repeat 5] [--only SUBSTRING] [--verbose] [--no-screen]
     python benchmarks/generic_speed.py --profile tests/data/real/ace-minesweeper/board_lost.png [--warm]
+    python benchmarks/generic_speed.py --stages [--only jsminesweeper]   # each step of a cold read
 """
 
 from __future__ import annotations
@@ -120,6 +121,60 @@ def bench(repeat: int, only: str, screen: bool, verbose: bool) -> None:
         )
 
 
+STAGES = (
+    "repair_runs",
+    "crop_board",
+    "looks_of",
+    "cut_tiles",
+    "group_cells",
+    "_cut_edge",
+    "_groups_of",
+    "name_groups",
+    "alike",
+)
+"""The steps of a cold read timed by ``--stages`` (each inclusive: ``_cut_edge`` crops and groups too)."""
+
+
+def stages(repeat: int, only: str) -> None:
+    """Median processor time of each step of :data:`STAGES` in a cold read, per folder (Expert frames)."""
+    from bot.vision import generic
+
+    spent: dict[str, float] = {}
+
+    def timed(name: str, fn: Callable[..., object]) -> Callable[..., object]:
+        def run(*args: object, **kwargs: object) -> object:
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.process_time() - start
+
+        return run
+
+    for name in STAGES:
+        setattr(generic, name, timed(name, getattr(generic, name)))
+    print("| folder | read | " + " | ".join(STAGES) + " |")
+    print("|---" * (len(STAGES) + 2) + "|")
+    by_folder: dict[Path, list[list[float]]] = {}
+    for png, image, geometry in frames(only):
+        if geometry.rows * geometry.cols < EXPERT_CELLS:
+            continue
+        runs = []
+        for _ in range(repeat):
+            spent.clear()
+            start = time.process_time()
+            with contextlib.suppress(MinebotError):
+                _read(image, geometry, None)
+            spent["read"] = time.process_time() - start
+            runs.append([spent.get(name, 0.0) * 1000 for name in ("read", *STAGES)])
+        by_folder.setdefault(png.parent, []).append(
+            [statistics.median(col) for col in zip(*runs, strict=True)]
+        )
+    for folder, rows in by_folder.items():
+        medians = " | ".join(f"{statistics.median(col):.1f}" for col in zip(*rows, strict=True))
+        print(f"| {folder.relative_to(REPO / 'tests' / 'data')} | {medians} |")
+
+
 def profile(path: str, warm: bool, repeat: int) -> None:
     """cProfile ``repeat`` cold reads (``warm``: re-reads with the model the frame taught) of one capture."""
     png = (REPO / path).resolve() if not Path(path).is_absolute() else Path(path)
@@ -145,9 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="a line per capture")
     parser.add_argument("--profile", metavar="PNG", help="profile the reads of one capture instead")
     parser.add_argument("--warm", action="store_true", help="with --profile: warm re-reads")
+    parser.add_argument("--stages", action="store_true", help="time each step of a cold read instead")
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.warm, args.repeat)
+    elif args.stages:
+        stages(args.repeat, args.only)
     else:
         bench(args.repeat, args.only, not args.no_screen, args.verbose)
     return 0
