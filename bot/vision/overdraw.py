@@ -298,15 +298,21 @@ def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarr
     count, labels = cv2.connectedComponents(found.astype(np.uint8), connectivity=8)
     keep = np.zeros_like(found)
     bottom = above[-edge:]
+    colours = max(int(strip.max()), int(bottom.max())) + 1
     for label in range(1, count):
         piece = labels == label
         ys, xs = np.nonzero(piece)
         if ys.min() >= edge or ys.max() < edge:
             continue  # drawn inside the cell, away from the edge: its own; or a sliver along the edge
-        colours = np.unique(strip[piece])
-        reach = np.isin(bottom, colours).any(axis=0)  # columns where the glyph above reaches the edge
-        reach = reach | np.roll(reach, 1) | np.roll(reach, -1)
-        if reach[xs].any():
+        shown = np.zeros(colours, bool)
+        shown[strip[piece]] = True  # the piece's colours
+        reach = shown[bottom].any(axis=0)  # columns where the glyph above reaches the edge
+        near = reach.copy()  # and the columns beside them (wrapping round, as a roll does)
+        near[1:] |= reach[:-1]
+        near[:-1] |= reach[1:]
+        near[0] |= reach[-1]
+        near[-1] |= reach[0]
+        if near[xs].any():
             keep |= piece
     return keep
 
