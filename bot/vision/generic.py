@@ -281,18 +281,28 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
 def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Sampling maps putting every cell on ``size`` x ``size`` points at the same sub-pixel places (less
     ``inset`` points along each side), one cell per map row (``(N, points)``: a remap then gives every
-    cell's pixels together, with no transposing and within OpenCV's image side limit)."""
+    cell's pixels together, with no transposing and within OpenCV's image side limit). Read-only: they
+    are kept per placement (:func:`_placed_maps`), as live play reads one geometry move after move."""
     g = crop.geometry
+    return _placed_maps(g.left - crop.x0, g.top - crop.y0, g.pitch_x, g.pitch_y, g.rows, g.cols, size, inset)
+
+
+@lru_cache(maxsize=8, typed=True)
+def _placed_maps(
+    dx: float, dy: float, pitch_x: float, pitch_y: float, rows: int, cols: int, size: int, inset: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_maps` for cell (0, 0) at ``(dx, dy)`` in the crop (everything the maps depend on)."""
     u = ((np.arange(size) + 0.5) / size)[inset : size - inset]
     side = len(u)
-    xs = g.left - crop.x0 + (np.arange(g.cols)[:, None] + u[None, :]).ravel() * g.pitch_x - 0.5
-    ys = g.top - crop.y0 + (np.arange(g.rows)[:, None] + u[None, :]).ravel() * g.pitch_y - 0.5
-    xs = xs.astype(np.float32).reshape(g.cols, 1, side)
-    ys = ys.astype(np.float32).reshape(g.rows, 1, side, 1)
-    shape = (g.rows, g.cols, side, side)
-    n = g.rows * g.cols
+    xs = dx + (np.arange(cols)[:, None] + u[None, :]).ravel() * pitch_x - 0.5
+    ys = dy + (np.arange(rows)[:, None] + u[None, :]).ravel() * pitch_y - 0.5
+    xs = xs.astype(np.float32).reshape(cols, 1, side)
+    ys = ys.astype(np.float32).reshape(rows, 1, side, 1)
+    shape = (rows, cols, side, side)
+    n = rows * cols
     map_x = np.broadcast_to(xs[None], shape).reshape(n, side * side)
     map_y = np.broadcast_to(ys, shape).reshape(n, side * side)
+    map_x.flags.writeable = map_y.flags.writeable = False
     return map_x, map_y
 
 

@@ -114,9 +114,21 @@ def _grid_lines(flat_bins: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def _bins(pixels: np.ndarray) -> np.ndarray:
-    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16."""
+    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16 (shifted and merged in place: one array)."""
     q = pixels >> SHIFT
-    return (q[..., 0].astype(np.uint16) << 2 * SHIFT) | (q[..., 1].astype(np.uint16) << SHIFT) | q[..., 2]
+    out = q[..., 0].astype(np.uint16)
+    out <<= SHIFT
+    out |= q[..., 1]
+    out <<= SHIFT
+    out |= q[..., 2]
+    return out
+
+
+def _used(flat_bins: np.ndarray) -> np.ndarray:
+    """The colour bins ``flat_bins`` shows, ascending (the grid's lines, :data:`NO_COLOUR`, left out): a
+    histogram of integer bins one level wide, exact, and cheaper than ``np.bincount`` on uint16."""
+    counts = cv2.calcHist([flat_bins], [0], None, [NO_COLOUR + 1], [0, NO_COLOUR + 1])
+    return np.flatnonzero(counts.ravel()[:NO_COLOUR])
 
 
 def _neighbours(used: np.ndarray) -> np.ndarray:
@@ -159,6 +171,9 @@ def _presence(flat_ids: np.ndarray, rows: int, cols: int, k: int, edge: int, str
 
 WORD = 64
 """Colours per bit set word (:func:`_colour_sets`)."""
+SET_BAND = 1 << 16
+"""Pixels :func:`_colour_sets` turns into bit sets at a time (whole cell rows, at least one): a band
+small enough to stay in the processor's cache between the lookup and the two reductions."""
 
 
 def _colour_sets(
@@ -168,16 +183,24 @@ def _colour_sets(
     for colour ``used[k]``): ``(W, R, C, S)`` uint64 for every row of every cell (across it), and
     ``(W, C, R, S)`` for every column (down it)."""
     size = flat_bins.shape[0] // rows
+    band = max(1, SET_BAND * rows // flat_bins.size)  # cell rows per band
     by_row, by_col = [], []
     for start in range(0, len(used), WORD):
         chunk = used[start : start + WORD]
-        table = np.zeros(LEVELS**3 + 1, np.uint64)  # NO_COLOUR: no bit
-        table[chunk] = np.left_shift(np.uint64(1), np.arange(len(chunk), dtype=np.uint64))
-        bits = np.take(table, flat_bins)
-        rows_or = np.bitwise_or.reduce(bits.reshape(rows * size, cols, size), axis=2)
-        cols_or = np.bitwise_or.reduce(bits.reshape(rows, size, cols * size), axis=1)
-        by_row.append(rows_or.reshape(rows, size, cols).transpose(0, 2, 1))
-        by_col.append(cols_or.reshape(rows, cols, size).transpose(1, 0, 2))
+        kind = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= len(chunk))
+        table = np.zeros(LEVELS**3 + 1, kind)  # NO_COLOUR: no bit; the narrowest word holding the chunk
+        table[chunk] = np.left_shift(kind(1), np.arange(len(chunk), dtype=kind))
+        rows_or = np.empty((rows, size, cols), kind)
+        cols_or = np.empty((rows, cols * size), kind)
+        for top in range(0, rows, band):  # a band of cell rows at a time: its bits stay in the cache
+            n = min(band, rows - top)
+            bits = np.take(table, flat_bins[top * size : (top + n) * size])
+            np.bitwise_or.reduce(
+                bits.reshape(n * size, cols, size), axis=2, out=rows_or[top : top + n].reshape(-1, cols)
+            )
+            np.bitwise_or.reduce(bits.reshape(n, size, cols * size), axis=1, out=cols_or[top : top + n])
+        by_row.append(rows_or.astype(np.uint64).transpose(0, 2, 1))
+        by_col.append(cols_or.astype(np.uint64).reshape(rows, cols, size).transpose(1, 0, 2))
     return np.stack(by_row), np.stack(by_col)
 
 
@@ -275,38 +298,45 @@ def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarr
     count, labels = cv2.connectedComponents(found.astype(np.uint8), connectivity=8)
     keep = np.zeros_like(found)
     bottom = above[-edge:]
+    colours = max(int(strip.max()), int(bottom.max())) + 1
     for label in range(1, count):
         piece = labels == label
         ys, xs = np.nonzero(piece)
         if ys.min() >= edge or ys.max() < edge:
             continue  # drawn inside the cell, away from the edge: its own; or a sliver along the edge
-        colours = np.unique(strip[piece])
-        reach = np.isin(bottom, colours).any(axis=0)  # columns where the glyph above reaches the edge
-        reach = reach | np.roll(reach, 1) | np.roll(reach, -1)
-        if reach[xs].any():
+        shown = np.zeros(colours, bool)
+        shown[strip[piece]] = True  # the piece's colours
+        reach = shown[bottom].any(axis=0)  # columns where the glyph above reaches the edge
+        near = reach.copy()  # and the columns beside them (wrapping round, as a roll does)
+        near[1:] |= reach[:-1]
+        near[:-1] |= reach[1:]
+        near[0] |= reach[-1]
+        near[-1] |= reach[0]
+        if near[xs].any():
             keep |= piece
     return keep
 
 
 def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) -> int | None:
-    """A column of a cell along the same edge (nearest first) drawn exactly like cell ``(r, c)`` but for
-    the foreign pixels ``mask`` of its strip, and with no foreign pixel of its own (``taken``: cells with
-    some), lending only colours the cell shows deeper: its strip shows what this cell's would without
-    the foreign ink."""
-    cols, strip = ids.shape[1], len(mask)
-    for d in range(1, cols):
-        for other in (c - d, c + d):
-            if 0 <= other < cols and not taken[r, other]:
-                deeper = float((ids[r, other, strip:] == ids[r, c, strip:]).mean())
-                edge = (ids[r, other, :strip] == ids[r, c, :strip])[~mask]
-                lent = np.isin(ids[r, other, :strip][mask], ids[r, c, strip:])  # colours the cell shows
-                if (
-                    deeper >= TWIN_SAME
-                    and (not len(edge) or float(edge.mean()) >= TWIN_SAME)
-                    and bool(lent.all())
-                ):
-                    return other
-    return None
+    """A column of a cell along the same edge (nearest first, the one before it first at a tie) drawn
+    exactly like cell ``(r, c)`` but for the foreign pixels ``mask`` of its strip, and with no foreign
+    pixel of its own (``taken``: cells with some), lending only colours the cell shows deeper: its strip
+    shows what this cell's would without the foreign ink. Every column is weighed at once."""
+    strip = len(mask)
+    row, own = ids[r], ids[r, c]
+    deeper = (row[:, strip:] == own[strip:]).mean(axis=(1, 2))
+    edge = (row[:, :strip] == own[:strip])[:, ~mask]
+    shows = np.zeros(int(row.max()) + 1, bool)
+    shows[own[strip:]] = True  # colours the cell shows deeper
+    ok = (deeper >= TWIN_SAME) & shows[row[:, :strip][:, mask]].all(axis=1) & ~taken[r]
+    if edge.shape[1]:
+        ok &= edge.mean(axis=1) >= TWIN_SAME
+    ok[c] = False
+    others = np.flatnonzero(ok)
+    if not len(others):
+        return None
+    order = 2 * np.abs(others - c) - (others < c)  # nearest first, the one before it first
+    return int(others[np.argmin(order)])
 
 
 def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
@@ -442,7 +472,7 @@ def repair_runs(
     strip, edge = math.ceil(STRIP * size), math.ceil(EDGE * size)
     board = _cells_side_by_side(image, ys, xs)
     flat_bins = _grid_lines(_bins(board), rows, cols)
-    used = np.flatnonzero(np.bincount(flat_bins.ravel(), minlength=NO_COLOUR + 1)[:NO_COLOUR])
+    used = _used(flat_bins)
     if not _may_run_on(flat_bins, used, rows, cols, edge, strip):
         return image, None, None
     board = board.copy() if board.base is not None else board

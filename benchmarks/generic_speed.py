@@ -1,0 +1,216 @@
+"""Speed of reading with no skin: processor time per board, per client and zoom, cold and warm.
+
+Every capture under ``tests/data/real/`` and ``tests/data/generic/`` whose geometry is known (a .json
+sidecar or a .txt header with a box) is read by :func:`bot.vision.generic.read_cells` at that geometry:
+``cold`` with nothing learnt, ``carried`` with the :class:`~bot.vision.generic.GenericModel` the folder's
+earlier frames taught (in name order, as live play carries one from move to move) and ``re-read`` with the
+model that frame itself taught too (a board unchanged since the last move). ``screen`` times
+:func:`bot.vision.read.read_screen` with ``"generic"`` on the whole capture (grid finding included).
+Each figure is the median of ``--repeat`` runs of ``time.process_time`` (processor time, which other load
+on a shared machine inflates far less than wall time); a row gives the median over its Expert-sized
+frames (480 cells or more), else over all its frames.
+
+    python benchmarks/generic_speed.py [--repeat 5] [--only SUBSTRING] [--verbose] [--no-screen]
+    python benchmarks/generic_speed.py --profile tests/data/real/ace-minesweeper/board_lost.png [--warm]
+    python benchmarks/generic_speed.py --stages [--only jsminesweeper]   # each step of a cold read
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import cProfile
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from generic_bench import geometry_of  # noqa: E402
+
+from bot.board import Board  # noqa: E402
+from bot.errors import MinebotError  # noqa: E402
+from bot.geometry import Geometry  # noqa: E402
+from bot.vision.generic import GenericModel, read_cells  # noqa: E402
+from bot.vision.read import read_screen  # noqa: E402
+
+DATA = (REPO / "tests" / "data" / "real", REPO / "tests" / "data" / "generic")
+EXPERT_CELLS = 480
+
+
+def frames(only: str = "") -> list[tuple[Path, np.ndarray, Geometry]]:
+    """Every capture with a known geometry (name order), its pixels and its geometry."""
+    found = []
+    for root in DATA:
+        for png in sorted(root.glob("**/*.png")):
+            text = png.with_suffix(".txt")
+            if only not in str(png.relative_to(REPO)) or not text.is_file():
+                continue
+            try:
+                geometry = geometry_of(png, Board.from_text(text.read_text()))
+            except (KeyError, ValueError):
+                continue  # no box in the header: its geometry is not known
+            found.append((png, cv2.imread(str(png)), geometry))
+    return found
+
+
+def cpu_ms(fn: Callable[[], object], repeat: int) -> float:
+    """Median processor time of ``fn()`` in ms over ``repeat`` runs (a refusal counts like a reading)."""
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        with contextlib.suppress(MinebotError):
+            fn()
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
+def _read(image: np.ndarray, geometry: Geometry, model: GenericModel | None) -> object:
+    """``read_cells`` with a copy of ``model`` (a timed run must not teach the next one)."""
+    return read_cells(image, geometry, copy.deepcopy(model) if model is not None else None)
+
+
+def _learn(image: np.ndarray, geometry: Geometry, model: GenericModel) -> None:
+    """Let ``model`` learn from the frame (a refusal teaches nothing)."""
+    with contextlib.suppress(MinebotError):
+        read_cells(image, geometry, model)
+
+
+def bench(repeat: int, only: str, screen: bool, verbose: bool) -> None:
+    """Print one row per folder (and per frame with ``verbose``)."""
+    by_folder: dict[Path, list[tuple[Path, np.ndarray, Geometry]]] = {}
+    for png, image, geometry in frames(only):
+        by_folder.setdefault(png.parent, []).append((png, image, geometry))
+    print(
+        "| folder | frames | cells | pitch | cold CPU ms | carried CPU ms | re-read CPU ms"
+        + (" | screen CPU ms |" if screen else " |")
+    )
+    print("|---|---|---|---|---|---|---" + ("|---|" if screen else "|"))
+    for folder, items in by_folder.items():
+        model = GenericModel()
+        rows: list[tuple[bool, list[float]]] = []
+        for png, image, geometry in items:
+            cold = cpu_ms(partial(_read, image, geometry, None), repeat)
+            carried = cpu_ms(partial(_read, image, geometry, model), repeat)
+            _learn(image, geometry, model)
+            reread = cpu_ms(partial(_read, image, geometry, model), repeat)
+            figures = [cold, carried, reread]
+            if screen:
+                figures.append(cpu_ms(partial(read_screen, image, "generic"), repeat))
+            expert = geometry.rows * geometry.cols >= EXPERT_CELLS
+            rows.append((expert, figures))
+            if verbose:
+                print(f"    {png.relative_to(REPO)}: " + " / ".join(f"{f:.1f}" for f in figures))
+        chosen = [f for expert, f in rows if expert] or [f for _, f in rows]
+        g = max((geometry for _, _, geometry in items), key=lambda geometry: geometry.rows * geometry.cols)
+        cells = f"{g.rows}x{g.cols}"
+        medians = " | ".join(f"{statistics.median(col):.1f}" for col in zip(*chosen, strict=True))
+        print(
+            f"| {folder.relative_to(REPO / 'tests' / 'data')} | {len(chosen)} | {cells} "
+            f"| {g.pitch_x:g} | {medians} |"
+        )
+
+
+STAGES = (
+    "repair_runs",
+    "crop_board",
+    "looks_of",
+    "cut_tiles",
+    "group_cells",
+    "_cut_edge",
+    "_groups_of",
+    "name_groups",
+    "alike",
+)
+"""The steps of a cold read timed by ``--stages`` (each inclusive: ``_cut_edge`` crops and groups too)."""
+
+
+def stages(repeat: int, only: str) -> None:
+    """Median processor time of each step of :data:`STAGES` in a cold read, per folder (Expert frames)."""
+    from bot.vision import generic
+
+    spent: dict[str, float] = {}
+
+    def timed(name: str, fn: Callable[..., object]) -> Callable[..., object]:
+        def run(*args: object, **kwargs: object) -> object:
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.process_time() - start
+
+        return run
+
+    for name in STAGES:
+        setattr(generic, name, timed(name, getattr(generic, name)))
+    print("| folder | read | " + " | ".join(STAGES) + " |")
+    print("|---" * (len(STAGES) + 2) + "|")
+    by_folder: dict[Path, list[list[float]]] = {}
+    for png, image, geometry in frames(only):
+        if geometry.rows * geometry.cols < EXPERT_CELLS:
+            continue
+        runs = []
+        for _ in range(repeat):
+            spent.clear()
+            start = time.process_time()
+            with contextlib.suppress(MinebotError):
+                _read(image, geometry, None)
+            spent["read"] = time.process_time() - start
+            runs.append([spent.get(name, 0.0) * 1000 for name in ("read", *STAGES)])
+        by_folder.setdefault(png.parent, []).append(
+            [statistics.median(col) for col in zip(*runs, strict=True)]
+        )
+    for folder, rows in by_folder.items():
+        medians = " | ".join(f"{statistics.median(col):.1f}" for col in zip(*rows, strict=True))
+        print(f"| {folder.relative_to(REPO / 'tests' / 'data')} | {medians} |")
+
+
+def profile(path: str, warm: bool, repeat: int) -> None:
+    """cProfile ``repeat`` cold reads (``warm``: re-reads with the model the frame taught) of one capture."""
+    png = (REPO / path).resolve() if not Path(path).is_absolute() else Path(path)
+    image = cv2.imread(str(png))
+    geometry = geometry_of(png, Board.from_text(png.with_suffix(".txt").read_text()))
+    model = GenericModel() if warm else None
+    if model is not None:
+        _learn(image, geometry, model)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(repeat):
+        with contextlib.suppress(MinebotError):
+            _read(image, geometry, model)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median counts")
+    parser.add_argument("--only", default="", help="only captures whose path holds this")
+    parser.add_argument("--no-screen", action="store_true", help="skip read_screen on the whole capture")
+    parser.add_argument("--verbose", action="store_true", help="a line per capture")
+    parser.add_argument("--profile", metavar="PNG", help="profile the reads of one capture instead")
+    parser.add_argument("--warm", action="store_true", help="with --profile: warm re-reads")
+    parser.add_argument("--stages", action="store_true", help="time each step of a cold read instead")
+    args = parser.parse_args(argv)
+    if args.profile:
+        profile(args.profile, args.warm, args.repeat)
+    elif args.stages:
+        stages(args.repeat, args.only)
+    else:
+        bench(args.repeat, args.only, not args.no_screen, args.verbose)
+    return 0
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    raise SystemExit(main())
