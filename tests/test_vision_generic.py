@@ -278,6 +278,20 @@ def test_counts_pick_the_one_digit_the_neighbours_allow():
     assert settled.problem is None and settled.states == [1]  # one covered neighbour: a 1, not a 2
 
 
+def test_a_digit_left_open_carries_every_digit_the_counts_hold():
+    from bot.vision.digits import UNREAD, settle_digits
+
+    costs = np.array([[0.10, 0.12, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4]])  # 1 or 2 by shape
+    unsure = settle_digits(np.array([[9, 9, 9, 9], [UNREAD, 9, 9, 9]]), [np.array([4])], costs, [False])
+    assert unsure.problem is not None and unsure.alternatives == ((1,), (2,))
+    one = np.array([[0.10, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4]])  # a 1 by shape beside three shown mines
+    lost = np.array([[11, 11, 9], [11, UNREAD, 9]])  # three shown mines, two covered cells
+    cannot = settle_digits(lost, [np.array([4])], one, [False])
+    assert cannot.problem is not None and "cannot hold" in cannot.problem[1]
+    assert cannot.alternatives == ((3,), (4,), (5,))  # any digit its neighbours hold, not the shape's
+    assert settle_digits(lost, [np.array([4])], one, [True]).alternatives is None  # maybe a mine
+
+
 def test_a_mine_glyph_next_to_a_zero_is_a_digit():
     from bot.vision.digits import UNREAD, settle_digits
 
@@ -333,6 +347,59 @@ def test_a_bold_four_on_a_board_with_no_five_reads(name):
         read_cells(cv2.imread(str(png)), capture_geometry(png, truth)).board(None).to_text()
         == truth.to_text()
     )
+
+
+def test_a_poor_fit_is_refused_when_the_counts_hold_a_rival_past_the_limit():
+    """xbomb's turquoise 5 half hidden by a black 4's stem (a live frame, night light) is nearer a 4
+    (0.29) than a 5 (0.35): the limit (0.30) kept the 5 out of its shape's choices and the counts named
+    it 4. A digit past the limit but within a poor best's margin is a rival: the counts must rule it
+    out, or the frame is refused naming the cell."""
+    png = GENERIC_DATA / "xbomb_turquoise_five.png"
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    geometry = capture_geometry(png, truth)
+    assert truth.cells[4, 16] == 5
+    exact_or_refused(cv2.imread(str(png)), geometry, truth)  # plain: no wrong cell (refused: a clipped 2)
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(night_light(cv2.imread(str(png))), geometry)
+    assert refused.value.cell == (4, 16)
+
+
+def test_a_rival_digit_past_the_limit_is_ruled_out_only_by_the_counts():
+    from bot.vision.digits import UNREAD, settle_digits, shape_choices, shape_rivals
+
+    costs = np.array([[1.0, 1.0, 1.0, 0.288, 0.345, 0.441, 0.438, 0.42]])  # a poor 4, a 5 just past 0.30
+    assert shape_choices(costs[0]) == [4] and shape_rivals(costs[0]) == [5]
+    assert shape_rivals(np.array([1.0, 1.0, 1.0, 0.10, 0.345, 0.44, 0.44, 0.42])) == []  # a clear 4
+    edge = np.array([[9, UNREAD, 9], [9, 9, 9]])  # five covered neighbours: a 4 or a 5
+    unsure = settle_digits(edge, [np.array([1])], costs, [False])
+    assert unsure.problem is not None and "5" in unsure.problem[1]
+    four = np.array([[9, UNREAD, 9], [9, 9, UNREAD]])  # room for four mines only
+    assert settle_digits(four, [np.array([1])], costs, [False]).states == [4]
+
+
+@pytest.mark.parametrize("cell", [(12, 10), (9, 21), (14, 21)])
+def test_a_digit_no_shape_of_which_its_neighbours_hold_leaves_every_digit_they_hold(cell):
+    """A revealed digit drawn as an 8 its neighbours cannot hold is refused, and the refusal carries the
+    whole readings with that cell as each digit the counts allow: the true one among them, the rest
+    of the board as read (the player plays what is certain under every one)."""
+    import styles
+
+    board = styles.mid_game(16, 30, 99, 1)
+    assert 8 not in board.cells and 1 <= board.cells[cell] <= 4
+    image, geometry = render_screen(board, "classic", 1.0, seed=1)
+    eight = board.cells.copy()
+    eight[cell] = 8
+    drawn, _ = render_screen(Board(eight), "classic", 1.0, seed=1)
+    box = geometry.cell_rect(cell)
+    rows, cols = slice(box.top, box.top + box.height), slice(box.left, box.left + box.width)
+    image[rows, cols] = drawn[rows, cols]
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(image, geometry)
+    assert refused.value.cell == cell and "cannot hold" in str(refused.value)
+    readings = refused.value.alternatives
+    assert any((r == board.cells).all() for r in readings)
+    assert all(np.argwhere(r != board.cells).tolist() in ([], [list(cell)]) for r in readings)
+    assert all(1 <= r[cell] <= 8 for r in readings)
 
 
 def test_bold_references_span_thin_to_bold_strokes():

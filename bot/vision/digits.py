@@ -17,7 +17,11 @@ its best, which widens as the best fit gets poorer; when the weight-matched comp
    arrangement of mines satisfies all numbers together.
 
 A group is named only when exactly one digit survives; otherwise the frame is refused naming one of its
-cells. Nothing here is fitted to one client: the margins are in the units of the shape distance
+cells. A poor fit whose margin reaches past the limit leaves the digits there in question (*rivals*:
+the shape can neither name them nor rule them out), so a group is named only when the rules above rule
+out each rival too. A refusal the counts leave open (two digits hold, or a glyph surely a digit whose
+shape fits none its neighbours hold) carries every state the counts allow (:attr:`Settled.alternatives`).
+Nothing here is fitted to one client: the margins are in the units of the shape distance
 (:func:`bot.vision.glyphs.digit_distances`), whatever the font.
 
 >>> import numpy as np
@@ -30,6 +34,7 @@ cells. Nothing here is fitted to one client: the margins are in the units of the
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,13 +75,35 @@ class Settled:
     """(group index, why) when a group cannot be named."""
     remembered: tuple[int, ...] = ()
     """Groups named by the digit an earlier reading of the same cells gave (``prior``), not by shape."""
+    alternatives: tuple[tuple[int, ...], ...] | None = None
+    """With a problem the board's counts leave open (two digits both hold, or a glyph surely a digit
+    whose shape fits none its neighbours can hold), every state per group the counts hold, one tuple
+    per whole choice: each group's shape choices and rivals, and for a digit no shape choice of which
+    holds any digit. The true one is among them when every other glyph's shape allows its digit (what
+    naming relies on anyway). None when not worked out (another problem, too many to check, or a group
+    named by an earlier reading)."""
+
+
+def _reach(costs: np.ndarray) -> float:
+    """How far past a glyph's best digit another digit is still in the question by shape."""
+    best = float(costs.min())
+    return best + max(DIGIT_MARGIN, MARGIN_SHARE * best)
 
 
 def shape_choices(costs: np.ndarray) -> list[int]:
     """Digits (1-8) a glyph's shape allows: those within the margin of its best, none past the limit."""
-    best = float(costs.min())
-    reach = min(best + max(DIGIT_MARGIN, MARGIN_SHARE * best), DIGIT_LOOSE)
-    return [int(d) + 1 for d in np.flatnonzero(costs <= reach)]
+    return [int(d) + 1 for d in np.flatnonzero(costs <= min(_reach(costs), DIGIT_LOOSE))]
+
+
+def shape_rivals(costs: np.ndarray, raw: np.ndarray | None = None) -> list[int]:
+    """Digits a poor fit leaves in the question by shape that the limit keeps from being named: within
+    the margin of a best near the limit, but past it. The shape cannot rule them out; only the board's
+    counts can (a half-hidden 5 nearer a 4 at 0.29 than a 5 at 0.35 is no sure 4)."""
+    rivals = set()
+    for view in (costs, raw) if raw is not None and raw.argmin() != costs.argmin() else (costs,):
+        if float(view.min()) <= DIGIT_LOOSE:
+            rivals |= {int(d) + 1 for d in np.flatnonzero((view > DIGIT_LOOSE) & (view <= _reach(view)))}
+    return sorted(rivals - set(_allowed(costs, raw)))
 
 
 def _allowed(cost: np.ndarray, raw: np.ndarray | None) -> set[int]:
@@ -248,18 +275,22 @@ def settle_digits(
         # glyph cut off by its cell's edge, whose weight-matched view loses the digit it is)
         first[empty] = wide[empty]
     if empty is not None:
-        return Settled(
-            [], (empty, f"shows {_names(first[empty])} by shape, which its neighbours cannot hold")
-        )
+        why = f"shows {_names(first[empty])} by shape, which its neighbours cannot hold"
+        if mine_like[empty] or remembered:
+            return Settled([], (empty, why))
+        options = _with_rivals(first, costs, raw)
+        options[empty] = list(range(1, 9))  # surely a digit: whichever its neighbours hold
+        return Settled([], (empty, why), alternatives=_every_reading(cells, members, options))
     open_groups = [g for g, c in enumerate(choices) if len(c) > 1]
     if not open_groups:
-        return Settled([c[0] for c in choices], remembered=tuple(sorted(remembered)))
+        return _unless_rivals(cells, members, costs, raw, inks, [c[0] for c in choices], remembered)
     combinations = 1
     for g in open_groups:
         combinations *= len(choices[g])
     if combinations > MAX_COMBINATIONS:
         g = open_groups[0]
         return Settled([], (g, f"is {_names(choices[g])} by shape; too many open choices to check"))
+    unsettled = [list(c) for c in choices]
     survivors: list[tuple[int, ...]] = []
     for combo in itertools.product(*(choices[g] for g in open_groups)):
         for g, d in zip(open_groups, combo, strict=True):
@@ -281,9 +312,80 @@ def settle_digits(
     for k, g in enumerate(open_groups):
         left = sorted({combo[k] for combo in survivors})
         if len(left) > 1:
-            return Settled([], (g, f"is {_names(left)}: shape and counts allow either"))
+            why = f"is {_names(left)}: shape and counts allow either"
+            if remembered:
+                return Settled([], (g, why))
+            options = _with_rivals(unsettled, costs, raw)
+            return Settled([], (g, why), alternatives=_every_reading(cells, members, options))
         states[g] = left[0]
+    return _unless_rivals(cells, members, costs, raw, inks, states, remembered)
+
+
+def _unless_rivals(
+    cells: np.ndarray,
+    members: list[np.ndarray],
+    costs: np.ndarray,
+    raw: np.ndarray | None,
+    inks: np.ndarray,
+    states: list[int],
+    remembered: set[int],
+) -> Settled:
+    """The groups named ``states``, unless a group's shape leaves a rival digit past the limit
+    (:func:`shape_rivals`) that the board's rules hold as well as its state, all else as named (the
+    rules that narrow shape choices: counting bounds, one digit one colour, the whole frontier): then
+    the shape chose between two digits the board allows, and the frame is refused naming that group.
+    A group named by an earlier reading (``remembered``) is not questioned."""
+    single = [[s] for s in states]
+    for g in range(len(members)):
+        if g in remembered or states[g] == MINE:
+            continue
+        for d in shape_rivals(costs[g], raw[g] if raw is not None else None):
+            if _other_colour(d, g, single, inks):
+                continue  # another group's digit, surely drawn in another ink
+            if _holds(cells, members, states[:g] + [d] + states[g + 1 :]):
+                why = f"is {states[g]} by shape, or {d} by a poor fit the counts allow"
+                if remembered:
+                    return Settled([], (g, why))
+                options = _with_rivals(single, costs, raw)
+                return Settled([], (g, why), alternatives=_every_reading(cells, members, options))
     return Settled(states, remembered=tuple(sorted(remembered)))
+
+
+def _with_rivals(choices: list[list[int]], costs: np.ndarray, raw: np.ndarray | None) -> list[list[int]]:
+    """Each group's choices and its rivals past the limit (:func:`shape_rivals`; none for a shown mine)."""
+    return [
+        sorted(set(c) | set(shape_rivals(costs[g], raw[g] if raw is not None else None)))
+        if c != [MINE]
+        else list(c)
+        for g, c in enumerate(choices)
+    ]
+
+
+def _every_reading(
+    cells: np.ndarray, members: list[np.ndarray], options: list[list[int]]
+) -> tuple[tuple[int, ...], ...] | None:
+    """Every choice of one state per group among ``options`` that the board's counts hold
+    (:func:`_holds`; not the one-colour rule: a glyph its shape misnames may show another's ink); None
+    when more than ``MAX_COMBINATIONS`` are left to check."""
+    choices = [list(o) for o in options]
+    if _narrow(cells.ravel().copy(), cells.shape, members, choices, np.zeros((len(members), 3))) is not None:
+        return ()
+    if math.prod(len(c) for c in choices) > MAX_COMBINATIONS:
+        return None
+    return tuple(combo for combo in itertools.product(*choices) if _holds(cells, members, combo))
+
+
+def _holds(cells: np.ndarray, members: list[np.ndarray], states: list[int] | tuple[int, ...]) -> bool:
+    """Whether the board's counts hold the groups as ``states`` (one each): the counting bounds (exact
+    on a lost board showing every mine), a 0 touching no mine, and the whole frontier."""
+    flat, choices, inks = cells.ravel().copy(), [[s] for s in states], np.zeros((len(members), 3))
+    if _narrow(flat, cells.shape, members, choices, inks) is not None:
+        return False
+    _write(flat, members, choices)
+    every_mine = shows_every_mine(flat.reshape(cells.shape))
+    if every_mine and _narrow(flat, cells.shape, members, choices, inks, exact=True) is not None:
+        return False
+    return frontier_problem(flat.reshape(cells.shape)) is None
 
 
 def _names(states: list[int]) -> str:

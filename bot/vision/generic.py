@@ -43,6 +43,7 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -1232,10 +1233,12 @@ def _name_digits(
     cols: int,
     covered: tuple[bool, ...],
     last: np.ndarray | None = None,
-) -> tuple[list[int], str] | None:
+) -> _Problem | None:
     """Give the digit groups on revealed tiles (and mines a digit shape is near, unless on a covered
     tile, which shows no digit) their states together (:func:`settle_digits`), in place; the cells and
-    why when a group cannot be named. ``last``: an earlier exact reading of this board (flat states):
+    why when a group cannot be named, with every naming the board's counts leave open there when
+    worked out (:attr:`bot.vision.digits.Settled.alternatives`, each a copy of ``states``). ``last``:
+    an earlier exact reading of this board (flat states):
     a group its shape leaves unnamed may take the number all its cells showed there, when the counts
     agree and every cell that reading showed open shows the same now (a revealed cell never changes:
     the same game; a glyph a neighbour's ink has since half hidden)."""
@@ -1280,7 +1283,15 @@ def _name_digits(
     )
     if settled.problem is not None:
         k, why = settled.problem
-        return list(groups[open_groups[k]].members), f"cannot be named: {why}"
+        readings = None
+        if settled.alternatives is not None:
+            readings = []
+            for alternative in settled.alternatives:
+                named = list(states)
+                for i, state in zip(open_groups, alternative, strict=True):
+                    named[i] = Cell(state)
+                readings.append(named)
+        return _Problem(list(groups[open_groups[k]].members), f"cannot be named: {why}", readings)
     for i, state in zip(open_groups, settled.states, strict=True):
         states[i] = Cell(state)
     if settled.remembered and last is not None:
@@ -1291,9 +1302,12 @@ def _name_digits(
         if len(changed):
             members = groups[open_groups[settled.remembered[0]]].members
             was, where = Cell(int(last[changed[0]])).name, divmod(int(changed[0]), cols)
-            return list(members), (
-                f"cannot be named by shape, and the reading that named it {int(last[members[0]])} "
-                f"showed {where} open as {was}: another game"
+            return _Problem(
+                list(members),
+                (
+                    f"cannot be named by shape, and the reading that named it {int(last[members[0]])} "
+                    f"showed {where} open as {was}: another game"
+                ),
             )
     return None
 
@@ -1305,7 +1319,9 @@ def name_groups(
     leave any doubt."""
     kinds = _attach(groups, texture)
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
-    problem: tuple[list[int], str] | None = None
+    problem: _Problem | None = None
+    left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
+    every_open = True  # failed try left some open (else the true reading may be none of them)
     options = sorted(_cover_options(kinds) if kinds else [()], key=any)  # the problem told is a board's
     # with a covered kind when one was tried: a reading with none is only the fallback
     if not options:
@@ -1316,9 +1332,10 @@ def name_groups(
             f"cannot be named: {marked[0].why}, on a flat tile no digit shows to be revealed",
         )
 
-    def read_as(flagged: list[int]) -> tuple[list[int], str] | None:
+    def read_as(flagged: list[int]) -> _Problem | None:
         """Every reading the cover options allow, ``flagged`` groups taken as flags, added to ``fits``;
-        the last problem found."""
+        the last problem found (what each failed try leaves open added to ``left_open``)."""
+        nonlocal every_open
         problem = None
         for covered in options:
             named: list[Cell | None] = [
@@ -1333,10 +1350,11 @@ def name_groups(
             if claimed or any(s in (Cell.MINE, Cell.EXPLODED) for s in named):
                 marks += [i for i in flagged if i not in marks]  # a lost board: flag or wrong flag
             if len(marks) > MAX_MARKS:
-                problem = (
+                problem = _Problem(
                     list(groups[marks[0]].members),
                     "cannot be named: too many looks of flags to tell apart",
                 )
+                every_open = False
                 continue
             for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
                 states = list(named)
@@ -1345,11 +1363,14 @@ def name_groups(
                 found = _whole_reading(groups, states, rows, cols, claimed, covered, last)
                 if found is not None:
                     problem = found
+                    every_open = every_open and found.readings is not None
+                    left_open.extend(found.readings or ())
                     continue
                 fits.append((covered, [s for s in states if s is not None]))
         return problem
 
     problem = read_as([])
+    open_readings = left_open[:] if every_open else []  # the true one among them, if any fails
     if not fits:  # a glyph on a tile of its own colour that no digit fits may be a flag on its own tile
         grounds = _own_grounds(groups)  # (one tile look for flags: the same glyph on a second ground, one
         if len(grounds) <= MAX_MARKS:  # cell alone, is a lost game's mines and the one that went off)
@@ -1360,7 +1381,10 @@ def name_groups(
         return fits[0][1]
     if not fits:
         assert problem is not None
-        raise _refuse(problem[0], cols, problem[1])
+        refusal = _refuse(problem.cells, cols, problem.why)
+        unique = {cells.tobytes(): cells for cells in open_readings}  # the player plays what is certain
+        refusal.alternatives = tuple(unique.values())
+        raise refusal
     differ = next(i for i in range(len(groups)) if len({f[1][i] for f in fits}) > 1)
     refusal = _refuse(
         list(groups[differ].members),
@@ -1417,38 +1441,76 @@ def _whole_reading(
     claimed: list[int],
     covered: tuple[bool, ...],
     last: np.ndarray | None = None,
-) -> tuple[list[int], str] | None:
+) -> _Problem | None:
     """Complete one hypothesis (digits and the exploded mine named in place) and check it is a possible
-    position: the cells and why when it is not."""
+    position: the cells and why when it is not, with the whole readings (boards) the board's counts
+    leave open when only a digit is left unnamed and they were worked out."""
     unnamed = [i for i, s in enumerate(states) if s is None]
     if unnamed:
         g = groups[unnamed[0]]
-        return list(g.members), f"cannot be named: {g.why}"
+        return _Problem(list(g.members), f"cannot be named: {g.why}")
     unsure = _name_digits(groups, states, rows, cols, covered, last)
+    if unsure is not None and unsure.readings is not None:
+        boards = []
+        for named in unsure.readings:
+            if _possible(groups, named, rows, cols, claimed, covered) is None:
+                boards.append(_board_of(groups, named, rows, cols))
+        return unsure._replace(readings=boards)
     if unsure is not None:
         return unsure
-    _settle_exploded(groups, states, covered)
+    return _possible(groups, states, rows, cols, claimed, covered)
+
+
+class _Problem(NamedTuple):
+    """Cells a reading cannot name, why, and the whole readings left open there (None: not known)."""
+
+    cells: list[int]
+    why: str
+    readings: list | None = None
+    """States per group (from :func:`_name_digits`), then boards (from :func:`_whole_reading`)."""
+
+
+def _board_of(groups: list[Group], states: list[Cell | None], rows: int, cols: int) -> np.ndarray:
+    """The ``(rows, cols)`` board of every group's state."""
     board = np.empty(rows * cols, np.int8)
     for g, s in zip(groups, states, strict=True):
         board[g.members] = int(s)  # type: ignore[arg-type]
-    board = board.reshape(rows, cols)
+    return board.reshape(rows, cols)
+
+
+def _possible(
+    groups: list[Group],
+    states: list[Cell | None],
+    rows: int,
+    cols: int,
+    claimed: list[int],
+    covered: tuple[bool, ...],
+) -> _Problem | None:
+    """Name the exploded mine of a hypothesis with every group named (in place) and check it is a
+    possible position: the cells and why when it is not."""
+    _settle_exploded(groups, states, covered)
+    board = _board_of(groups, states, rows, cols)
     odd = _odd_mine(groups, states, board)
     if odd is not None:
-        return list(groups[odd].members), (
+        return _Problem(
+            list(groups[odd].members),
             "cannot be named: one glyph drawn like a mine but unlike the board's other shown mines, "
-            "with no number to tell a mine from a wrong flag (a mine under a cross)"
+            "with no number to tell a mine from a wrong flag (a mine under a cross)",
         )
     if claimed and not ((board == Cell.EXPLODED).any() and shows_every_mine(board)):
         g = groups[claimed[0]]
-        return list(g.members), f"cannot be named: {g.why}, and the board does not show it is a mine"
+        return _Problem(
+            list(g.members), f"cannot be named: {g.why}, and the board does not show it is a mine"
+        )
     found = no_game_shows(board)
     if found is not None:
-        return [found[0]], found[1]
+        return _Problem([found[0]], found[1])
     unsatisfiable = frontier_problem(board)
     if unsatisfiable is not None:
-        return [
-            unsatisfiable[0] * cols + unsatisfiable[1]
-        ], "is part of numbers no arrangement of mines satisfies"
+        return _Problem(
+            [unsatisfiable[0] * cols + unsatisfiable[1]],
+            "is part of numbers no arrangement of mines satisfies",
+        )
     return None
 
 
