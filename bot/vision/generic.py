@@ -1270,7 +1270,8 @@ def _name_digits(
     for i, known in zip(open_groups, prior, strict=True):  # a digit sits on a revealed tile: on a ground
         g = groups[i]  # no plain cell shows, only a clear one (or the number an earlier reading named)
         if g.base is None and known is None and g.costs is not None and g.costs.min() > CLEAR_DIGIT:
-            return list(g.members), "cannot be named: not clearly a digit, on a ground no plain cell shows"
+            why = "cannot be named: not clearly a digit, on a ground no plain cell shows"
+            return _Problem(list(g.members), why)
     settled = settle_digits(
         board.reshape(rows, cols),
         [groups[i].members for i in open_groups],
