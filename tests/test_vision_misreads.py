@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from bot.board import Cell
@@ -27,3 +29,22 @@ def test_a_lone_crossed_mine_on_its_own_ground_is_not_named_a_digit():
         assert error.cell == (6, 4), error
         return
     assert np.array_equal(read.cells, board.cells), read.to_text()
+
+
+def test_a_first_number_alone_among_covered_cells_is_not_taken_for_a_flag():
+    """ace's first click showed a lone 1 on green, every other cell covered. At the grid the `win7`
+    skin locates ace's covered board with (0.7 px off the skinless finder's), the 1 is a poor fit and
+    no revealed plain cell shows its ground: refusing the digit there left the flag reading, and live
+    games stopped on 'read as F where no click could have flagged it'. Read as 1 (or refused)."""
+    import cv2
+
+    from bot.geometry import Geometry
+    from bot.vision.generic import read_cells
+
+    image = cv2.imread(str(Path(__file__).parent / "data" / "generic" / "ace_first_number_alone.png"))
+    try:
+        states = read_cells(image, Geometry(2.1667, 2.5, 12.0, 12.0, 32, 32)).states
+    except RecognitionError:
+        return
+    assert states[0, 0] == Cell.ONE
+    assert (states.ravel()[1:] == Cell.COVERED).all()

@@ -1267,9 +1267,22 @@ def _name_digits(
     for i in open_groups:
         shown = np.unique(last[groups[i].members]) if last is not None else np.empty(0)
         prior.append(int(shown[0]) if len(shown) == 1 and Cell.ONE <= shown[0] <= Cell.EIGHT else None)
-    for i, known in zip(open_groups, prior, strict=True):  # a digit sits on a revealed tile: on a ground
-        g = groups[i]  # no plain cell shows, only a clear one (or the number an earlier reading named)
-        if g.base is None and known is None and g.costs is not None and g.costs.min() > CLEAR_DIGIT:
+    # A digit sits on a revealed tile. Where the board shows revealed plain cells, a glyph on a ground
+    # none of them shows is a digit only by a clear shape (or the number an earlier reading named); with
+    # no revealed plain cell (a first number alone among covered cells) there is nothing to compare with.
+    opened_plain = any(
+        g.shape == Shape.PLAIN and g.kind is not None and not covered[g.kind] and s is not None
+        for g, s in zip(groups, states, strict=True)
+    )
+    for i, known in zip(open_groups, prior, strict=True):
+        g = groups[i]
+        if (
+            opened_plain
+            and g.base is None
+            and known is None
+            and g.costs is not None
+            and g.costs.min() > CLEAR_DIGIT
+        ):
             why = "cannot be named: not clearly a digit, on a ground no plain cell shows"
             return _Problem(list(g.members), why)
     settled = settle_digits(
