@@ -266,9 +266,10 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
     assert len(clicks) > refusals[0][0]  # it went on after the first refusal
 
 
-def _around(monkeypatch, previous, now, unsure, guessed=None, player=None):
+def _around(monkeypatch, previous, now, unsure, guessed=None, player=None, alternatives=()):
     """What the player plays on a refused frame whose cells the taught templates read as ``now``,
-    all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``)."""
+    all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``); the
+    reader's refusal carries ``alternatives``."""
     from bot.agent import Player, PlayOptions
     from bot.mock import SimClient
     from bot.vision.classify import CellReading
@@ -295,7 +296,7 @@ def _around(monkeypatch, previous, now, unsure, guessed=None, player=None):
 
         guess = Move(Action.OPEN, guessed, 0.3, "a guess", (guessed,))
         player._last_clicks = LastClicks(previous[0], np.zeros((4, 4, 3), np.uint8), (guess,), True)
-    exc = RecognitionError("a test reader refuses", cell=(0, 0))
+    exc = RecognitionError("a test reader refuses", cell=(0, 0), alternatives=alternatives)
     return player._around_unnamed(exc, np.zeros((4, 4, 3), np.uint8), previous[0], [])
 
 
@@ -380,3 +381,34 @@ def test_after_a_guess_play_goes_on_around_an_unnamed_cell_only_when_the_guess_r
     assert not isinstance(found, str) and found[1], found
     unnamed[guess] = True  # the guessed cell itself unread: lost, for all the bot knows
     assert "guess" in _around(monkeypatch, (previous, layout), now, unnamed, guessed=guess)
+
+
+def test_a_cell_run_into_is_remembered_when_the_refusal_carries_its_readings(monkeypatch):
+    """The reader's refusal carries the whole readings (played from them), while the templates cannot
+    read an open cell beside a newly opened one: it is remembered as run into all the same, so on the
+    next move, with nothing opened beside it, it keeps its number (xbomb live, once the reader's
+    refusals carried readings: the game stopped on 'was open before and reads otherwise')."""
+    from bot.agent import Player, PlayOptions
+    from bot.agent.checks import near
+    from bot.mock import SimClient
+
+    game = Game(9, 9, 10, rule="zero", seed=0)
+    game.open((4, 4))
+    first, layout = game.board, game.layout
+    assert layout is not None
+    game.open(choose_moves(first, 10, "zero")[0].cell)
+    second = game.board
+    opened = second.revealed_mask() & ~first.revealed_mask()
+    one = np.zeros(second.shape, bool)
+    one[tuple(np.argwhere(first.revealed_mask() & near(opened) & (first.cells > 0))[0])] = True
+    client = SimClient("beginner", seed=3, rule="zero", screen_size=(900, 700), scale=2.0)
+    client.game = Game(9, 9, 10, rule="zero", layout=layout)
+    for cell in first.cells_where(first.revealed_mask()):
+        client.game.open(cell)
+    player = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
+    player.locate()
+    readings = (second.cells.copy(),)
+    found = _around(monkeypatch, (first, layout), second, one, player=player, alternatives=readings)
+    assert not isinstance(found, str), found
+    found = _around(monkeypatch, (second, layout), second, one, player=player)  # nothing opened since
+    assert not isinstance(found, str) and found[0].board.cells[one][0] == first.cells[one][0], found

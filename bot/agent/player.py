@@ -605,6 +605,17 @@ class Player:
             return Sight(board, GameStatus.LOST, image, f"board (cell {mine} was clicked and shows a mine)")
         return Sight(board, reading.status, image, "face" if reading.face is not None else "board")
 
+    def _note_run_in(self, image: np.ndarray, previous: Board) -> None:
+        """Remember the cells open before that the taught templates cannot read surely now, beside a
+        cell opened since (whose glyph may run into them): on a later frame they keep their number."""
+        seen = self._classified(image)
+        if seen is None:
+            return
+        unknown, states = seen[0].uncertain_mask(), seen[0].states
+        opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)
+        was = unknown & ~previous.covered_mask() & near(opened)
+        self._run_in = was if self._run_in is None else self._run_in | was
+
     def _around_unnamed(
         self, exc: RecognitionError, image: np.ndarray, previous: Board | None, clicked: Iterable[Coord]
     ) -> tuple[Sight, list[Move]] | str:
@@ -632,6 +643,8 @@ class Player:
         unknown = np.zeros((rows, cols), dtype=bool)
         if exc.alternatives:
             readings = [Board(a.copy(), self.mines) for a in exc.alternatives if a.shape == (rows, cols)]
+            if previous is not None and (self._fell_back or is_generic(self.skin)):
+                self._note_run_in(image, previous)  # as the templates' reading below would
         elif self._fell_back or is_generic(self.skin):
             seen = self._classified(image)
             if seen is None:
