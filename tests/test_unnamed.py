@@ -332,9 +332,9 @@ def test_a_cell_open_before_is_kept_only_when_a_glyph_opened_beside_it_may_run_i
     assert "was open before" in _around(monkeypatch, (previous, layout), now, one)
 
 
-def test_a_cell_a_glyph_ran_into_stays_kept_on_later_moves(monkeypatch):
-    """The glyph that ran into an open cell stays: on the next move no cell opened beside it any more,
-    but this game found it run into already, so it keeps its number and play goes on."""
+def _run_into_game():
+    """A game, its board before and after one safe open, the cell open before that a glyph opened
+    beside it may run into, and a located skinless player on a simulated client of that game."""
     from bot.agent import Player, PlayOptions
     from bot.agent.checks import near
     from bot.mock import SimClient
@@ -354,6 +354,15 @@ def test_a_cell_a_glyph_ran_into_stays_kept_on_later_moves(monkeypatch):
         client.game.open(cell)
     player = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
     player.locate()
+    return first, second, layout, one, client, player
+
+
+def test_a_cell_a_glyph_ran_into_stays_kept_on_later_moves(monkeypatch):
+    """The glyph that ran into an open cell stays: on the next move no cell opened beside it any more,
+    but this game found it run into already, so it keeps its number and play goes on."""
+    from bot.agent import Player, PlayOptions
+
+    first, second, layout, one, client, player = _run_into_game()
     assert not isinstance(_around(monkeypatch, (first, layout), second, one, player=player), str)
     found = _around(monkeypatch, (second, layout), second, one, player=player)  # nothing opened since
     assert not isinstance(found, str) and found[0].board.cells[one][0] == first.cells[one][0], found
@@ -388,25 +397,7 @@ def test_a_cell_run_into_is_remembered_when_the_refusal_carries_its_readings(mon
     read an open cell beside a newly opened one: it is remembered as run into all the same, so on the
     next move, with nothing opened beside it, it keeps its number (xbomb live, once the reader's
     refusals carried readings: the game stopped on 'was open before and reads otherwise')."""
-    from bot.agent import Player, PlayOptions
-    from bot.agent.checks import near
-    from bot.mock import SimClient
-
-    game = Game(9, 9, 10, rule="zero", seed=0)
-    game.open((4, 4))
-    first, layout = game.board, game.layout
-    assert layout is not None
-    game.open(choose_moves(first, 10, "zero")[0].cell)
-    second = game.board
-    opened = second.revealed_mask() & ~first.revealed_mask()
-    one = np.zeros(second.shape, bool)
-    one[tuple(np.argwhere(first.revealed_mask() & near(opened) & (first.cells > 0))[0])] = True
-    client = SimClient("beginner", seed=3, rule="zero", screen_size=(900, 700), scale=2.0)
-    client.game = Game(9, 9, 10, rule="zero", layout=layout)
-    for cell in first.cells_where(first.revealed_mask()):
-        client.game.open(cell)
-    player = Player(client.capture, client.input, PlayOptions(skin="generic", mines=10), sleep=lambda s: None)
-    player.locate()
+    first, second, layout, one, _, player = _run_into_game()
     readings = (second.cells.copy(),)
     found = _around(monkeypatch, (first, layout), second, one, player=player, alternatives=readings)
     assert not isinstance(found, str), found
