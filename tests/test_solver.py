@@ -368,12 +368,8 @@ def _blended(prob: dict[int, float], second: float) -> float:
     return 1.0 - ((1.0 - second) * low[0] + second * (low[1] if len(low) > 1 else low[0]))
 
 
-def test_blended_safety_counted_at_once_is_what_revealing_each_value_reports():
-    from bot.errors import ContradictionError as Impossible
-    from bot.solver.engine import best_safety
-    from bot.solver.lookahead import value_outcomes
-
-    checked = 0
+def _guess_cells():
+    """(board, knowledge, probabilities, cell): a few cells of 16x16/40 positions that need a guess."""
     for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 8, 41)):
         know = Knowledge.from_board(board)
         if know.safe_cells():
@@ -381,20 +377,30 @@ def test_blended_safety_counted_at_once_is_what_revealing_each_value_reports():
         probs = solve(know, board.mines)
         off = sorted(know.covered - know.cell_cons.keys() - know.known.keys())
         for j in sorted(know.cell_cons)[::3][:4] + off[:1]:
-            table = value_outcomes(know, probs, j, board.mines, second=0.2)
-            assert table is not None
-            for value in range(9):
-                try:
-                    hyp = know.reveal(j, value)
-                    full = solve(hyp, board.mines)
-                except Impossible:
-                    assert value not in table
-                    continue
-                expected = _blended(full.prob, 0.2)
-                assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
-                after = best_safety(hyp, board.mines, second=0.2)
-                assert after is not None and after[1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
-                checked += 1
+            yield board, know, probs, j
+
+
+def test_blended_safety_counted_at_once_is_what_revealing_each_value_reports():
+    from bot.errors import ContradictionError as Impossible
+    from bot.solver.engine import best_safety
+    from bot.solver.lookahead import value_outcomes
+
+    checked = 0
+    for board, know, probs, j in _guess_cells():
+        table = value_outcomes(know, probs, j, board.mines, second=0.2)
+        assert table is not None
+        for value in range(9):
+            try:
+                hyp = know.reveal(j, value)
+                full = solve(hyp, board.mines)
+            except Impossible:
+                assert value not in table
+                continue
+            expected = _blended(full.prob, 0.2)
+            assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+            after = best_safety(hyp, board.mines, second=0.2)
+            assert after is not None and after[1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+            checked += 1
     assert checked > 200
 
 
@@ -402,28 +408,22 @@ def test_living_blend_leaves_out_cells_whose_number_is_already_certain():
     from bot.solver.lookahead import value_outcomes
 
     checked = dropped = 0
-    for board in sample_positions(BenchOptions(find_level("16x16/40"), FirstClickRule.SAFE, 8, 41)):
-        know = Knowledge.from_board(board)
-        if know.safe_cells():
-            continue
-        probs = solve(know, board.mines)
-        off = sorted(know.covered - know.cell_cons.keys() - know.known.keys())
-        for j in sorted(know.cell_cons)[::3][:4] + off[:1]:
-            table = value_outcomes(know, probs, j, board.mines, second=0.2, living=True)
-            assert table is not None
-            for value in table:
-                hyp = know.reveal(j, value)
-                full = solve(hyp, board.mines)
-                uncertain = {k for k, p in full.prob.items() if 0.0 < p < 1.0}
-                alive = {
-                    x: p
-                    for x, p in full.prob.items()
-                    if p < 1.0 and (x in full.off or any(k in uncertain for k in know.nbrs[x]))
-                }
-                expected = _blended(alive or full.prob, 0.2)
-                dropped += len(alive) < len(full.prob)
-                assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
-                checked += 1
+    for board, know, probs, j in _guess_cells():
+        table = value_outcomes(know, probs, j, board.mines, second=0.2, living=True)
+        assert table is not None
+        for value in table:
+            hyp = know.reveal(j, value)
+            full = solve(hyp, board.mines)
+            uncertain = {k for k, p in full.prob.items() if 0.0 < p < 1.0}
+            alive = {
+                x: p
+                for x, p in full.prob.items()
+                if p < 1.0 and (x in full.off or any(k in uncertain for k in know.nbrs[x]))
+            }
+            expected = _blended(alive or full.prob, 0.2)
+            dropped += len(alive) < len(full.prob)
+            assert table[value][1] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+            checked += 1
     assert checked > 200 and dropped > 10
 
 
