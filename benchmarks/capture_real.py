@@ -167,6 +167,29 @@ def deductions(board: Board) -> tuple[set[Coord], set[Coord]]:
     return safe - mines, mines
 
 
+def play_deductions(
+    game: RealClient,
+    look: Callable[[], Board],
+    rounds: int,
+    flag: bool,
+    playing: Callable[[Board], bool] = lambda board: True,
+) -> Board:
+    """Open what :func:`deductions` proves safe (flag its mines) for ``rounds`` rounds while ``playing``."""
+    board = look()
+    for _ in range(rounds):
+        if not playing(board):
+            break
+        safe, mines = deductions(board)
+        if not safe and not (flag and mines):
+            break
+        for cell in sorted(safe):
+            game.open(cell)
+        for cell in sorted(mines) if flag else ():
+            game.flag(cell)
+        board = look()
+    return board
+
+
 @dataclass
 class Session:
     """One client on a virtual display, read through its skin."""
@@ -189,17 +212,7 @@ class Session:
 
     def deduce(self, rounds: int, flag: bool = True) -> Board:
         """Open safe cells and (optionally) flag mines for ``rounds`` rounds of deduction."""
-        board = self.board()
-        for _ in range(rounds):
-            safe, mines = deductions(board)
-            if not safe and not (flag and mines):
-                break
-            for cell in sorted(safe):
-                self.game.open(cell)
-            for cell in sorted(mines) if flag else ():
-                self.game.flag(cell)
-            board = self.board()
-        return board
+        return play_deductions(self.game, self.board, rounds, flag)
 
     def flag_some(self, tries: int = 30) -> None:
         """Deduce (flagging mines) and guess until at least one flag is down; restart after a loss."""
@@ -369,20 +382,11 @@ class TruthSession:
 
     def open_safe_and_flag(self, rounds: int, flag: bool = True) -> Board:
         """Open cells the numbers prove safe and flag proven mines, for up to ``rounds`` rounds."""
-        board = self.board()
-        for _ in range(rounds):
-            if board.is_lost() or self.look()[1] != "playing":
-                break
-            safe, mines = deductions(board)
-            mines -= set(board.flagged())
-            if not safe and not (flag and mines):
-                break
-            for cell in sorted(safe):
-                self.game.open(cell)
-            for cell in sorted(mines) if flag else ():
-                self.game.flag(cell)
-            board = self.board()
-        return board
+
+        def playing(board: Board) -> bool:
+            return not board.is_lost() and self.look()[1] == "playing"
+
+        return play_deductions(self.game, self.board, rounds, flag, playing)
 
     def first_opening(self, tries: int = 30) -> None:
         """Click near the middle of fresh games until the first click opens an area."""
