@@ -266,10 +266,10 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
     assert len(clicks) > refusals[0][0]  # it went on after the first refusal
 
 
-def _around(monkeypatch, previous, now, unsure, guessed=None, player=None, alternatives=()):
+def _around(monkeypatch, previous, now, unsure, guessed=None, player=None, alternatives=(), reach=None):
     """What the player plays on a refused frame whose cells the taught templates read as ``now``,
     all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``); the
-    reader's refusal carries ``alternatives``."""
+    reader's refusal carries ``alternatives``; ``reach``: the cells this game's clicks could open."""
     from bot.agent import Player, PlayOptions
     from bot.mock import SimClient
     from bot.vision.classify import CellReading
@@ -290,6 +290,8 @@ def _around(monkeypatch, previous, now, unsure, guessed=None, player=None, alter
     )
     cells.confidence[unsure] = 0.0
     monkeypatch.setattr(player, "_classified", lambda image: (cells, None))
+    if reach is not None:
+        player._reach, player._flagged = reach, np.zeros(shape, bool)
     if guessed is not None:  # the last click was a guess there
         from bot.agent.player import LastClicks
         from bot.solver import Move
@@ -403,3 +405,32 @@ def test_a_cell_run_into_is_remembered_when_the_refusal_carries_its_readings(mon
     assert not isinstance(found, str), found
     found = _around(monkeypatch, (second, layout), second, one, player=player)  # nothing opened since
     assert not isinstance(found, str) and found[0].board.cells[one][0] == first.cells[one][0], found
+
+
+def test_a_reading_that_shows_the_guess_covered_beside_cells_it_opened_is_dropped(monkeypatch):
+    """GNOME Mines live: a guess opened a 0 in the corner, drawn in a look no other cell has, and the
+    reader could not tell it from a covered tile ('covered or zero: structure and logic allow
+    either'). The reading with the guessed cell covered shows its neighbours opened by no click: it is
+    dropped, and play goes on from the other, where the guess reads as the 0 it is."""
+    layout = np.zeros((9, 9), bool)
+    layout[0, 2] = layout[1, 2] = layout[2, 0] = layout[2, 1] = True  # (2, 2) safe by the 2s and the 4
+    layout[6, 6] = layout[7, 2] = layout[8, 8] = layout[5, 7] = layout[4, 4] = layout[3, 8] = True
+    game = Game(9, 9, 10, rule="none", layout=layout)
+    fresh = game.board
+    game.open((0, 0))
+    now = game.board
+    assert now[0, 0] == Cell.ZERO and now[1, 1] == Cell.FOUR and now.revealed_mask().sum() == 4
+    covered = now.cells.copy()
+    covered[0, 0] = Cell.COVERED  # the guess as a covered tile: nothing else could open (0, 1)
+    readings = (now.cells.copy(), covered)
+    unsure = np.zeros((9, 9), bool)
+    reach = np.zeros((9, 9), bool)
+    reach[0, 0] = True  # the guess, the only click
+    found = _around(monkeypatch, (fresh, layout), now, unsure, (0, 0), alternatives=readings, reach=reach)
+    assert not isinstance(found, str), found
+    sight, played = found
+    assert sight.board == now and played
+    assert not any(layout[move.cell] for move in played if move.action is Action.OPEN)
+    reach[:] = True  # a click anywhere could have opened them: either reading may be shown
+    found = _around(monkeypatch, (fresh, layout), now, unsure, (0, 0), alternatives=readings, reach=reach)
+    assert "guess" in found

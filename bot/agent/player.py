@@ -51,7 +51,7 @@ from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
-from bot.agent.unnamed import consensus, disagreement, guess_around, relaxed
+from bot.agent.unnamed import consensus, guess_around, relaxed
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
 from bot.errors import (
@@ -627,10 +627,11 @@ class Player:
         taught read surely, the others unknown when covered before, or as before when open before and
         beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
         nothing is played). Not when a reading shows an ended game, nor after a guess that does not
-        read as a number in every reading: no move is certain on a game that may be over. A reading
-        the checks of every reading reject (:meth:`_inconsistency`) is dropped. When no move is
-        certain, and only once re-reads and learning could not name the cell (``_may_guess``), a guess
-        chosen the same way under every reading (:func:`guess_around`), never on an unnamed cell."""
+        read as a number in every reading kept: no move is certain on a game that may be over. A
+        reading the checks of every reading reject (:meth:`_inconsistency`) is dropped first (one
+        showing the guessed cell covered beside cells no click opened, say). When no move is certain,
+        and only once re-reads and learning could not name the cell (``_may_guess``), a guess chosen
+        the same way under every reading (:func:`guess_around`), never on an unnamed cell."""
         from bot.vision.read import is_generic
 
         if self.mines is None or self.skin is None or self.options.dry_run:
@@ -669,14 +670,13 @@ class Player:
             return ""
         if any(shows_the_end(board) for board in readings):
             return "a reading the screen may show is an ended game"
-        if any(unknown[cell] or not board[cell].is_number() for cell in chanced for board in readings):
-            return "the last click was a guess and does not read as a number: the game may be over"
-        unnamed = unknown | disagreement(readings)
-        kept = [
-            board
+        kept = [  # each whole reading names every cell: checked as it stands (a clicked cell it shows
+            board  # covered is no 0 that opened its neighbours)
             for board in readings
-            if not self._inconsistency(previous, Sight(board, GameStatus.PLAYING, image), clicked, unnamed)
+            if not self._inconsistency(previous, Sight(board, GameStatus.PLAYING, image), clicked, unknown)
         ]
+        if any(unknown[cell] or not board[cell].is_number() for cell in chanced for board in kept):
+            return "the last click was a guess and does not read as a number: the game may be over"
         try:
             found = consensus(kept, unknown, self.options.flags)
             if isinstance(found, str) and kept and self._may_guess and found.startswith("no cell is safe"):
