@@ -60,6 +60,15 @@ def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
     )
 
 
+def _bold_digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
+    """A digit filling most of its cell in heavy strokes (as small clients draw them)."""
+    s = tile.shape[0]
+    thick = max(2, round(s / 7))
+    (w, h), _ = cv2.getTextSize(str(n), cv2.FONT_HERSHEY_DUPLEX, s / 26, thick)
+    org = ((s - w) // 2 + 1, (s + h) // 2)
+    cv2.putText(tile, str(n), org, cv2.FONT_HERSHEY_DUPLEX, s / 26, colour, thick, cv2.LINE_AA)
+
+
 def _mine(tile: np.ndarray, body: tuple[int, int, int] = (0, 0, 0)) -> None:
     s = tile.shape[0]
     c, r = s // 2, max(2, s // 4)
@@ -103,6 +112,7 @@ def _drawn(
     digits,
     bang,
     mine: tuple[int, int, int] = (0, 0, 0),
+    digit: Callable[[np.ndarray, int, tuple[int, int, int]], None] = _digit,
 ):
     """A cell painter from a covered base, a revealed base, a digit palette and an exploded colour."""
 
@@ -116,7 +126,7 @@ def _drawn(
         if state == Cell.EXPLODED:
             tile[2:-1, 2:-1] = bang
         if Cell.ONE <= state <= Cell.EIGHT:
-            _digit(tile, int(state), digits[int(state)])
+            digit(tile, int(state), digits[int(state)])
         if state in (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG):
             _mine(tile, mine)
         if state == Cell.WRONG_FLAG:
@@ -179,6 +189,18 @@ def _bevelled(cell: int, fill, light, dark, width: int) -> Callable[[], np.ndarr
     return make
 
 
+def _glossy(cell: int, top: int, bottom: int, line: int) -> Callable[[], np.ndarray]:
+    """A grey tile shaded from ``top`` to ``bottom`` down its height, a 1 px line on its top and left."""
+
+    def make() -> np.ndarray:
+        shade = np.linspace(top, bottom, cell)[:, None, None]
+        tile = np.broadcast_to(shade, (cell, cell, 3)).round().astype(np.uint8).copy()
+        tile[0, :] = tile[:, 0] = line
+        return tile
+
+    return make
+
+
 def _gradient(cell: int) -> Callable[[], np.ndarray]:
     def make() -> np.ndarray:
         top, bottom = np.array([240, 190, 120], float), np.array([180, 110, 50], float)
@@ -236,6 +258,19 @@ LOOKS: dict[str, Look] = {
         window=(160, 120, 80),
     ),
     "tinted": Look("tinted", 22, _tinted(22), window=(235, 235, 235)),
+    "glossy": Look(  # small tiles told apart by shading alone: covered glossy, revealed flat, one grey
+        "glossy",
+        15,
+        _drawn(
+            15,
+            _glossy(15, 214, 176, 128),
+            _glossy(15, 191, 191, 128),
+            DIGIT_COLORS,
+            (0, 0, 230),
+            digit=_bold_digit,
+        ),
+        window=(230, 230, 230),
+    ),
 }
 LOOKS["crossed"] = _crossed_flags(LOOKS["flat"])
 

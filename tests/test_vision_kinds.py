@@ -10,6 +10,8 @@ from bot.vision.generic import (
     RAISED_BEVEL,
     TILE,
     Group,
+    _cover_options,
+    _framed_apart,
     _kinds,
     bevel,
     frame_difference,
@@ -58,3 +60,40 @@ def test_a_glossy_tile_and_a_flat_one_are_not_one_kind():
     assert ramp_slope(glossy) > KIND_RAMP > ramp_slope(flat)
     kinds = _kinds([covered, revealed], np.zeros(330, np.float32))
     assert len(kinds) == 2 and covered.kind != revealed.kind
+
+
+def _glossy_and_flat() -> tuple[list[Group], list]:
+    glossy = np.full((TILE, TILE, 3), 200.0, np.float32)
+    glossy += np.linspace(15.0, -15.0, TILE, dtype=np.float32)[:, None, None]
+    groups = [
+        Group(np.arange(300), glossy),
+        Group(np.arange(300, 330), np.full((TILE, TILE, 3), 200.0, np.float32)),
+    ]
+    return groups, _kinds(groups, np.zeros(330, np.float32))
+
+
+def test_kinds_told_apart_by_shading_alone_are_not_framed_apart():
+    """A glyph framed like one of two kinds that differ only in shading may sit on either (KMines at
+    15 px: a lone purple 4 read as the covered kind's flag); kinds framed differently (a raised tile
+    and a sunken one) tell a glyph's ground."""
+    groups, kinds = _glossy_and_flat()
+    assert not _framed_apart(0, kinds, groups) and not _framed_apart(1, kinds, groups)
+    raised, sunken = (
+        Group(np.arange(300), _tile(190.0, 30.0)),
+        Group(np.arange(300, 330), _tile(150.0, -30.0)),
+    )
+    kinds = _kinds([raised, sunken], np.zeros(330, np.float32))
+    assert len(kinds) == 2 and _framed_apart(0, kinds, [raised, sunken])
+
+
+def test_a_glossy_kind_and_a_flat_one_are_never_both_covered():
+    """With no structure to say which is covered, the logic picks, but not both: a board draws its
+    covered tiles one way (two kinds of one drawing in two colours, as under uneven light, may be)."""
+    _, kinds = _glossy_and_flat()
+    assert set(_cover_options(kinds)) == {(True, False), (False, True), (False, False)}
+    lit = [
+        Group(np.arange(300), np.full((TILE, TILE, 3), 200.0, np.float32)),
+        Group(np.arange(300, 330), np.full((TILE, TILE, 3), 140.0, np.float32)),
+    ]
+    kinds = _kinds(lit, np.zeros(330, np.float32))
+    assert len(kinds) == 2 and (True, True) in _cover_options(kinds)

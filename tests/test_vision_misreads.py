@@ -48,3 +48,26 @@ def test_a_first_number_alone_among_covered_cells_is_not_taken_for_a_flag():
         return
     assert states[0, 0] == Cell.ONE
     assert (states.ravel()[1:] == Cell.COVERED).all()
+
+
+def test_revealed_zeros_are_not_read_covered_beside_covered_tiles_drawn_otherwise():
+    """Small tiles told apart by shading alone (``styles`` glossy: covered shaded top to bottom, revealed
+    flat, one grey): read half a pixel off the grid, one glyph could be named only with every plain
+    cell covered, and the logic allowed it, so the revealed 0s read as covered. A board draws its
+    covered tiles one way: a flat kind and a glossy one are not both covered. Refused or exact."""
+    from dataclasses import replace
+
+    import styles
+
+    from bot.vision.generic import GenericModel, read_cells
+
+    look = styles.LOOKS["glossy"]
+    for seed in (1, 3, 5):
+        board = styles.mid_game(16, 30, 99, seed=seed, opened=0.15, flags=0)
+        image, truth = styles.screenshot(board, look)
+        off = replace(truth, left=truth.left - 0.5, top=truth.top - 0.5)
+        try:
+            read = read_cells(image, off, GenericModel()).states
+        except RecognitionError:
+            continue
+        assert np.array_equal(read, board.cells), (seed, np.argwhere(read != board.cells)[:4])

@@ -800,6 +800,10 @@ class Kind:
     """Glyph groups on it that are clearly digits: two or more looks of digits make it revealed."""
     glyph_looks: int = 0
     """Glyph groups of any shape on it (one look alone on a covered kind can only be its flag)."""
+    slope: float = 0.0
+    """Its first group's shading (:func:`ramp_slope`)."""
+    tile: np.ndarray | None = None
+    """Its first (largest) group's mean tile: how it is framed."""
 
 
 def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
@@ -828,7 +832,10 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             g.kind = k
         else:
             g.kind = len(kinds)
-            kinds.append(Kind([i], colour, len(g.members), g.raised, float(texture[g.members].mean())))
+            texture_mean = float(texture[g.members].mean())
+            kinds.append(
+                Kind([i], colour, len(g.members), g.raised, texture_mean, slope=slopes[i], tile=g.tile)
+            )
     return kinds
 
 
@@ -1012,7 +1019,9 @@ def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
     Raised or textured kinds are covered; flat kinds carrying digits are revealed, unless their digits
     are one look alone while another flat kind shows digits of several looks: that one look may be a
     flag drawn in one ink like a 1. A flat kind with other glyphs on it may hold flags only when digits
-    show which kind is revealed; otherwise it has no option and the reading is refused."""
+    show which kind is revealed; otherwise it has no option and the reading is refused. A kind left
+    to the logic is covered only in options where every other covered kind is drawn like it
+    (:func:`_drawn_alike_but_colour`)."""
     structural = [kind.raised or kind.texture >= TEXTURE for kind in kinds]
     revealed_known = any(kind.digits and not covered for kind, covered in zip(kinds, structural, strict=True))
     several = any(
@@ -1030,7 +1039,27 @@ def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
             options.append(())
         else:
             options.append((True, False))
-    return list(itertools.product(*options))
+    chosen = [k for k, choice in enumerate(options) if len(choice) == 2 and kinds[k].cells >= 2]
+    return [
+        combo
+        for combo in itertools.product(*options)
+        if not any(
+            combo[k] and combo[j] and not _drawn_alike_but_colour(kinds[k], kinds[j])
+            for k in chosen
+            for j in range(len(kinds))
+            if j != k and kinds[j].cells >= 2
+        )
+    ]
+
+
+def _drawn_alike_but_colour(a: Kind, b: Kind) -> bool:
+    """Whether two kinds differ in colour only (as covered tiles under uneven light do), not in shading
+    or framing: a board draws its covered tiles one way, so two kinds drawn differently are not both
+    covered (a one-cell kind aside: the pointer may light one covered tile)."""
+    if a.tile is None or b.tile is None or a.raised != b.raised or abs(a.slope - b.slope) > KIND_RAMP:
+        return False
+    shifted = a.tile - dominant_colour(_inner_ring(a.tile)) + dominant_colour(_inner_ring(b.tile))
+    return frame_difference(shifted, b.tile) <= KIND_FRAME  # framed alike once a's fill is b's
 
 
 def _one_covered_look(
