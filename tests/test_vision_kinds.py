@@ -11,8 +11,8 @@ from bot.vision.generic import (
     TILE,
     Group,
     _cover_options,
-    _framed_apart,
     _kinds,
+    _separation,
     bevel,
     frame_difference,
     ramp_slope,
@@ -77,13 +77,13 @@ def test_kinds_told_apart_by_shading_alone_are_not_framed_apart():
     15 px: a lone purple 4 read as the covered kind's flag); kinds framed differently (a raised tile
     and a sunken one) tell a glyph's ground."""
     groups, kinds = _glossy_and_flat()
-    assert not _framed_apart(0, kinds, groups) and not _framed_apart(1, kinds, groups)
+    assert _separation(0, kinds) <= KIND_FRAME and _separation(1, kinds) <= KIND_FRAME
     raised, sunken = (
         Group(np.arange(300), _tile(190.0, 30.0)),
         Group(np.arange(300, 330), _tile(150.0, -30.0)),
     )
     kinds = _kinds([raised, sunken], np.zeros(330, np.float32))
-    assert len(kinds) == 2 and _framed_apart(0, kinds, [raised, sunken])
+    assert len(kinds) == 2 and _separation(0, kinds) > KIND_FRAME
 
 
 def test_a_glossy_kind_and_a_flat_one_are_never_both_covered():

@@ -235,8 +235,8 @@ class Group:
     """``(4, size, size)`` the ink its glyph draws past each side of its cells, painted over in the
     neighbour (:func:`bot.vision.overdraw.runs_on`): part of its own glyph (:func:`run_on_ink`)."""
     alone: bool = False
-    """The only glyph look on its kind, a kind framed apart from the others (:func:`_framed_apart`): on
-    a covered kind, that kind's flag whatever its ink."""
+    """The only glyph look on its kind, a kind framed apart from the others and the glyph nearer it
+    (:func:`_separation`): on a covered kind, that kind's flag whatever its ink."""
     why: str = ""
 
 
@@ -989,21 +989,26 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
                 kinds[g.kind].marks += len(g.members)
     for g in groups:
         g.alone = g.shape != Shape.PLAIN and g.kind is not None and kinds[g.kind].glyph_looks == 1
-        g.alone = g.alone and _framed_apart(g.kind, kinds, groups)  # type: ignore[arg-type]
+        apart = _separation(g.kind, kinds) if g.alone else 0.0  # type: ignore[arg-type]
+        g.alone = g.alone and apart > KIND_FRAME and 2 * g.frame < apart
         if g.shape != Shape.PLAIN and g.base is not None and g.kind is not None:
             kind = kinds[g.kind]
             g.dithered = kind.texture >= TEXTURE and not kind.digits and g.frame <= FLAG_FRAME
 
 
-def _framed_apart(k: int, kinds: list[Kind], groups: list[Group]) -> bool:
-    """Whether kind ``k``'s tiles are framed unlike every other kind's (more than ``KIND_FRAME``): only
-    then does a glyph framed like it surely sit on it (kinds told apart by shading alone, as small
-    glossy tiles and flat ones are, leave a glyph's ground to chance)."""
-    tile = groups[kinds[k].groups[0]].tile
-    return all(
-        frame_difference(tile, groups[other.groups[0]].tile) > KIND_FRAME
-        for j, other in enumerate(kinds)
-        if j != k
+def _separation(k: int, kinds: list[Kind]) -> float:
+    """How differently kind ``k``'s tiles are framed from the nearest other kind's (inf with none). A
+    glyph surely sits on ``k`` only when they are framed apart (more than ``KIND_FRAME``) and the glyph
+    is framed nearer ``k`` than half that: kinds told apart by shading alone, as small glossy tiles and
+    flat ones are, leave a glyph's ground to chance."""
+    tile = kinds[k].tile
+    return min(
+        (
+            frame_difference(tile, other.tile)
+            for j, other in enumerate(kinds)
+            if j != k and tile is not None and other.tile is not None
+        ),
+        default=float("inf"),
     )
 
 
