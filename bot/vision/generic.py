@@ -772,6 +772,9 @@ def shape_of(
         group.shape, group.why = (
             (Shape.MINE, "a symmetric round glyph") if is_mine(ink) else (Shape.MARK, "ink in two colours")
         )
+        # a bold digit's ink half a pixel off may fill in round and take its own blurred edge for a
+        # second colour: a clear digit shape leaves such a mine to the counts
+        group.digit_too = group.shape == Shape.MINE and best <= CLEAR_DIGIT
     elif best <= DIGIT_LOOSE and (best < MINE_OR_DIGIT or not is_mine(ink, MINE_SQUARE)):
         group.shape = Shape.DIGIT
         group.why = f"a digit by shape (nearest {group.digit} at {best:.2f})"
