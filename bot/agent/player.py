@@ -658,12 +658,13 @@ class Player:
         The readings: the whole ones the reader found its structure and the board's logic both allow
         (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
         taught read surely, the others unknown when covered before, or as before when open before and
-        beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
-        nothing is played). Not when a reading shows an ended game, nor after a guess that does not
-        read as a number in every reading: no move is certain on a game that may be over. A reading
-        the checks of every reading reject (:meth:`_inconsistency`) is dropped. When no move is
-        certain, and only once re-reads and learning could not name the cell (``_may_guess``), a guess
-        chosen the same way under every reading (:func:`guess_around`), never on an unnamed cell."""
+        beside a cell opened since (whose glyph may run into it), or found so earlier this game, or
+        showing the pixels it had in the frame ``previous`` was read from (else nothing is played).
+        Not when a reading shows an ended game, nor after a guess that does not read as a number in
+        every reading: no move is certain on a game that may be over. A reading the checks of every
+        reading reject (:meth:`_inconsistency`) is dropped. When no move is certain, and only once
+        re-reads and learning could not name the cell (``_may_guess``), a guess chosen the same way
+        under every reading (:func:`guess_around`), never on an unnamed cell."""
         from bot.vision.read import is_generic
 
         if self.mines is None or self.skin is None or self.options.dry_run:
