@@ -4,9 +4,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from bot.agent.ending import lost_by_opening_all
-from bot.board import Cell
+from bot.board import Board, Cell
+from bot.errors import RecognitionError
+from bot.vision import read_screen
 from bot.vision.grid import find_grid
 from bot.vision.taught import MAX_DISTANCE, cell_blocks, reduce_board
 from harness.xbomb import read_xbomb
@@ -39,3 +42,44 @@ def test_xbomb_lost_board_redrawn_whole_is_judged_by_its_counts():
     assert mines | {lost[0]} == set(lost)  # each guess judged gives the same 99 mines
     for cell in lost:
         assert judged[cell][cell] == Cell.EXPLODED and int((judged[cell].cells >= Cell.MINE).sum()) == 99
+
+
+def _known_and_refused(name: str):
+    """A live xbomb frame the skinless reader refuses cold, the board the frame before it showed (the
+    player's last trusted board, by the client's own account), the truth, and the grid the player
+    reads at (located on the client's fresh board, as at a game's start)."""
+    before, now = (cv2.imread(str(DATA / f"xbomb_{name}_{when}.png")) for when in ("before", "refused"))
+    geometry = read_screen(cv2.imread(str(DATA / "xbomb_fresh.png")), "generic").geometry
+    known, _ = read_xbomb(before, geometry, 99, set())
+    truth, _ = read_xbomb(now, geometry, 99, set())
+    return now, geometry, known, truth
+
+
+@pytest.mark.parametrize("name", ["known", "shift"])
+def test_a_live_frame_refused_cold_reads_with_the_board_the_game_showed_before(name):
+    """xbomb live (two of the 30-game run's stops): a 3 that a newly opened neighbour's glyph ran into
+    shows 4 by shape, which its neighbours cannot hold; the reader's memory predated the 3's opening,
+    so the game stopped. With the player's last board as the prior (a revealed cell never changes)
+    the frame reads exactly: at the grid (``known``), or half a pixel off it (``shift``, where the
+    grid itself leaves another cell unnamed)."""
+    from bot.vision.read import generic_skin, read_board, read_known
+
+    image, geometry, known, truth = _known_and_refused(name)
+    with pytest.raises(RecognitionError):
+        read_board(image, geometry, generic_skin(), 99)
+    reading = read_known(image, geometry, generic_skin(), 99, known)
+    assert np.array_equal(reading.board.cells, truth.cells)
+
+
+def test_the_board_known_before_never_names_a_cell_its_counts_rule_out():
+    """The prior is a last resort the counts must accept: a board known before that shows the refused
+    cell as another number (not this game's, or not that cell's) names nothing; the frame stays refused."""
+    from bot.vision.read import generic_skin, read_known
+
+    image, geometry, known, truth = _known_and_refused("known")
+    wrong = known.cells.copy()
+    cell = (1, 10)
+    assert known[cell] == truth[cell] == Cell.THREE
+    wrong[cell] = Cell.FIVE
+    with pytest.raises(RecognitionError):
+        read_known(image, geometry, generic_skin(), 99, Board(wrong, 99))

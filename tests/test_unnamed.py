@@ -266,10 +266,13 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
     assert len(clicks) > refusals[0][0]  # it went on after the first refusal
 
 
-def _around(monkeypatch, previous, now, unsure, guessed=None, player=None, alternatives=(), reach=None):
-    """What the player plays on a refused frame whose cells the taught templates read as ``now``,
-    all surely but ``unsure`` (with no skin, the game's last trusted board ``previous``); the
-    reader's refusal carries ``alternatives``; ``reach``: the cells this game's clicks could open."""
+def _around(
+    monkeypatch, previous, now, unsure, guessed=None, player=None, alternatives=(), image=None, reach=None
+):
+    """What the player plays on a refused frame (``image``, or none) whose cells the taught templates
+    read as ``now``, all surely but ``unsure`` (with no skin, the game's last trusted board
+    ``previous``); the reader's refusal carries ``alternatives``; ``reach``: the cells this game's
+    clicks could open."""
     from bot.agent import Player, PlayOptions
     from bot.mock import SimClient
     from bot.vision.classify import CellReading
@@ -299,7 +302,8 @@ def _around(monkeypatch, previous, now, unsure, guessed=None, player=None, alter
         guess = Move(Action.OPEN, guessed, 0.3, "a guess", (guessed,))
         player._last_clicks = LastClicks(previous[0], np.zeros((4, 4, 3), np.uint8), (guess,), True)
     exc = RecognitionError("a test reader refuses", cell=(0, 0), alternatives=alternatives)
-    return player._around_unnamed(exc, np.zeros((4, 4, 3), np.uint8), previous[0], [])
+    shown = np.zeros((4, 4, 3), np.uint8) if image is None else image
+    return player._around_unnamed(exc, shown, previous[0], [])
 
 
 def test_a_cell_open_before_is_kept_only_when_a_glyph_opened_beside_it_may_run_into_it(monkeypatch):
@@ -434,3 +438,31 @@ def test_a_reading_that_shows_the_guess_covered_beside_cells_it_opened_is_droppe
     reach[:] = True  # a click anywhere could have opened them: either reading may be shown
     found = _around(monkeypatch, (fresh, layout), now, unsure, (0, 0), alternatives=readings, reach=reach)
     assert "guess" in found
+
+
+def test_a_cell_open_before_whose_pixels_are_as_read_keeps_its_number(monkeypatch):
+    """The templates cannot read an open cell surely though no cell opened beside it, and its pixels
+    are exactly those of the frame the last trusted board was read from: the same pixels show the
+    same state, so it keeps its number and play goes on (xbomb live, game 13 of a 30-game run stopped
+    on 'was open before and reads otherwise' with that cell's pixels unchanged). Changed pixels there
+    are still something over the board: nothing is played."""
+    from bot.agent.checks import near
+    from bot.agent.player import LastClicks
+
+    first, second, layout, _, _, player = _run_into_game()
+    opened = second.revealed_mask() & ~first.revealed_mask()
+    far = np.zeros(second.shape, bool)
+    far[tuple(np.argwhere(first.revealed_mask() & ~near(opened) & (first.cells > 0))[0])] = True
+    image = player._grab()
+    player._last_clicks = LastClicks(first, image.copy(), (), True)
+    found = _around(monkeypatch, (first, layout), second, far, player=player, image=image)
+    assert not isinstance(found, str), found
+    assert found[0].board.cells[far][0] == first.cells[far][0] and found[1]
+    assert not any(layout[move.cell] for move in found[1] if move.action is Action.OPEN)
+    rect = player._region_geometry().cell_rect(tuple(int(v) for v in np.argwhere(far)[0]))
+    changed = image.copy()
+    changed[rect.top + rect.height // 2, rect.left + rect.width // 2] ^= 255
+    player._run_in = None
+    assert "was open before" in _around(
+        monkeypatch, (first, layout), second, far, player=player, image=changed
+    )

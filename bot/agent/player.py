@@ -191,6 +191,13 @@ quiet period; the skinless reader costs a hundred times the templates (100-400 m
 refuses such frames too, while a state never taught is still there a few periods later."""
 
 
+def run_into(previous: Board, states: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+    """The cells open on ``previous`` that a reading (``states``, ``unknown`` where unsure) leaves
+    unknown beside a cell opened since (covered before, open or unknown now): its glyph may run into them."""
+    opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)
+    return unknown & ~previous.covered_mask() & near(opened)
+
+
 def read_counter(image: np.ndarray, reading: object) -> int | None:
     """The client's mine counter on a whole-screen image, or None when it cannot be read.
 
@@ -532,9 +539,11 @@ class Player:
         dy = (region.top - screen.top) * self._ratio
         return self._image_geometry.offset(-dx, -dy)
 
-    def _read(self, image: np.ndarray) -> Sight:
+    def _read(self, image: np.ndarray, previous: Board | None = None) -> Sight:
+        """The board ``image`` shows; with no skin, ``previous`` (this game's last trusted board) is the
+        skinless reader's prior (:func:`bot.vision.read.read_known`: a revealed cell never changes)."""
         from bot.vision import read_board
-        from bot.vision.read import is_generic
+        from bot.vision.read import is_generic, read_known
 
         geometry = self._region_geometry()
         if self._fell_back or is_generic(self.skin):  # no skin (from now): revealed cells stay
@@ -542,7 +551,7 @@ class Player:
             image = self._taught_or_settled(image, geometry, stand_in)
             if isinstance(image, Sight):
                 return image
-            return self._sight(read_board(image, geometry, stand_in, self.mines), image)
+            return self._sight(read_known(image, geometry, stand_in, self.mines, previous), image)
         try:
             reading = read_board(image, geometry, self.skin, self.mines)
         except RecognitionError as exc:
@@ -611,10 +620,34 @@ class Player:
         seen = self._classified(image)
         if seen is None:
             return
-        unknown, states = seen[0].uncertain_mask(), seen[0].states
-        opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)
-        was = unknown & ~previous.covered_mask() & near(opened)
-        self._run_in = was if self._run_in is None else self._run_in | was
+        self._remember_run_in(run_into(previous, seen[0].states, seen[0].uncertain_mask()))
+
+    def _remember_run_in(self, cells: np.ndarray) -> None:
+        """Add ``cells`` to the cells open before that keep their number on later frames."""
+        self._run_in = cells if self._run_in is None else self._run_in | cells
+
+    def _unchanged(self, image: np.ndarray, previous: Board) -> np.ndarray:
+        """The cells whose pixels ``image`` shows exactly as the frame ``previous`` was read from did
+        (same pixels, same state); none when that frame is not at hand or the grid moved since."""
+        same = np.zeros(previous.shape, dtype=bool)
+        last = self._last_clicks
+        geometry = self._region_geometry()
+        if last is None or last.board is not previous or last.image.shape != image.shape:
+            return same
+        if last.geometry is not None and last.geometry != geometry:
+            return same
+        region = geometry.region()
+        if (
+            min(region.left, region.top) < 0
+            or region.right > image.shape[1]
+            or region.bottom > image.shape[0]
+        ):
+            return same  # cells cut off the grab: nothing to compare
+        for cell in previous:
+            rect = geometry.cell_rect(cell)
+            where = slice(rect.top, rect.bottom), slice(rect.left, rect.right)
+            same[cell] = np.array_equal(image[where], last.image[where])
+        return same
 
     def _around_unnamed(
         self, exc: RecognitionError, image: np.ndarray, previous: Board | None, clicked: Iterable[Coord]
@@ -625,13 +658,14 @@ class Player:
         The readings: the whole ones the reader found its structure and the board's logic both allow
         (``exc.alternatives``); else, with no skin, the cells the templates this game's exact readings
         taught read surely, the others unknown when covered before, or as before when open before and
-        beside a cell opened since (whose glyph may run into it), or found so earlier this game (else
-        nothing is played). Not when a reading shows an ended game, nor after a guess that does not
-        read as a number in every reading kept: no move is certain on a game that may be over. A
-        reading the checks of every reading reject (:meth:`_inconsistency`) is dropped first (one
-        showing the guessed cell covered beside cells no click opened, say). When no move is certain,
-        and only once re-reads and learning could not name the cell (``_may_guess``), a guess chosen
-        the same way under every reading (:func:`guess_around`), never on an unnamed cell."""
+        beside a cell opened since (whose glyph may run into it), or found so earlier this game, or
+        showing the pixels it had in the frame ``previous`` was read from (else nothing is played).
+        Not when a reading shows an ended game, nor after a guess that does not read as a number in
+        every reading kept: no move is certain on a game that may be over. A reading the checks of
+        every reading reject (:meth:`_inconsistency`) is dropped first (one showing the guessed cell
+        covered beside cells no click opened, say). When no move is certain, and only once re-reads
+        and learning could not name the cell (``_may_guess``), a guess chosen the same way under every
+        reading (:func:`guess_around`), never on an unnamed cell."""
         from bot.vision.read import is_generic
 
         if self.mines is None or self.skin is None or self.options.dry_run:
@@ -655,14 +689,14 @@ class Player:
             unknown, states = seen[0].uncertain_mask(), seen[0].states.copy()
             if previous is not None:
                 was = unknown & ~previous.covered_mask()  # open or flagged before: it never changes,
-                opened = previous.covered_mask() & ((states <= Cell.EIGHT) | unknown)  # but a glyph
-                run_in = near(opened) | (self._run_in if self._run_in is not None else False)
-                odd = was & ~run_in  # opened beside it may run into it (xbomb's do), as may one before
-                if odd.any():  # else something over the board?
+                run_in = run_into(previous, states, unknown)  # but a glyph opened beside it may run
+                run_in |= self._run_in if self._run_in is not None else False  # into it (xbomb's do),
+                odd = was & ~run_in & ~self._unchanged(image, previous)  # as may one before; or its
+                if odd.any():  # pixels are as they were read. Else something over the board?
                     cell = tuple(int(v) for v in np.argwhere(odd)[0])
                     return f"cell {cell} was open before and reads otherwise, no cell opened beside it"
                 states[was], unknown = previous.cells[was], unknown & ~was
-                self._run_in = was if self._run_in is None else self._run_in | was
+                self._remember_run_in(was)
             readings = [relaxed(Board(states, self.mines), unknown)]
         else:
             return ""
@@ -929,7 +963,7 @@ class Player:
         certain: list[Move] = []  # moves certain around a cell no reader names (checked already)
         try:
             try:
-                sight = sight or self._read(image)
+                sight = sight or self._read(image, previous)
             except RecognitionError as exc:
                 ended = self._judge_unreadable(image, previous) or self._judged_by_logic(image)
                 if ended is None:

@@ -163,6 +163,11 @@ def taught_reading(
     return None if cells is None else _finish(image, cells, skin, mines, [], 1.0)
 
 
+def _generic_model(skin: Skin) -> GenericModel:
+    """What the skinless stand-in ``skin``'s readings learnt (one model per stand-in)."""
+    return per_skin(skin, "generic model", lambda _: GenericModel())
+
+
 def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
     """Every cell read with no skin: from the templates earlier exact readings taught when every cell
     matches one surely (:mod:`bot.vision.taught`, ~1 ms), else by the skinless reader, reusing (and
@@ -171,7 +176,7 @@ def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellRea
     fast = taught.read(image, geometry)
     if fast is not None:
         return fast
-    model = per_skin(skin, "generic model", lambda _: GenericModel())
+    model = _generic_model(skin)
     cells = read_cells(image, geometry, model)
     taught.learn(image, geometry, cells.states)
     return cells
@@ -199,23 +204,58 @@ def generic_at_phase(image: np.ndarray, geometry: Geometry, skin: Skin) -> tuple
     try:
         return geometry, _generic_cells(image, geometry, skin)
     except RecognitionError as refusal:
-        boards: dict[bytes, Geometry] = {}
-        for dx, dy in PHASE_STEPS:
-            shifted = replace(geometry, left=geometry.left + dx, top=geometry.top + dy)
-            try:
-                cells = read_cells(image, shifted, GenericModel())  # fresh: no memory of the refusal
-            except MinebotError:
-                continue
-            boards.setdefault(cells.states.tobytes(), shifted)
-        if len(boards) != 1:
+        found = _at_one_phase(image, geometry, None)
+        if found is None:
             raise refusal from None
-        shifted = next(iter(boards.values()))
-        LOGGER.info(
-            "read with no skin %+.1f, %+.1f px from the grid found",
-            shifted.left - geometry.left,
-            shifted.top - geometry.top,
-        )
-        return shifted, _generic_cells(image, shifted, skin)
+        return found[0], _generic_cells(image, found[0], skin)
+
+
+def _at_one_phase(
+    image: np.ndarray, geometry: Geometry, last: np.ndarray | None
+) -> tuple[Geometry, CellReading] | None:
+    """The one half-pixel shift of ``geometry`` (:data:`PHASE_STEPS`) the skinless reader reads, with
+    its reading (a fresh model each, knowing only ``last``: no memory of the refusal), or None when
+    none reads or two read differently."""
+    boards: dict[bytes, tuple[Geometry, CellReading]] = {}
+    for dx, dy in PHASE_STEPS:
+        shifted = replace(geometry, left=geometry.left + dx, top=geometry.top + dy)
+        try:
+            cells = read_cells(image, shifted, GenericModel(last=None if last is None else last.copy()))
+        except MinebotError:
+            continue
+        boards.setdefault(cells.states.tobytes(), (shifted, cells))
+    if len(boards) != 1:
+        return None
+    shifted, cells = next(iter(boards.values()))
+    LOGGER.info(
+        "read with no skin %+.1f, %+.1f px from the grid found",
+        shifted.left - geometry.left,
+        shifted.top - geometry.top,
+    )
+    return shifted, cells
+
+
+def read_known(
+    image: np.ndarray, geometry: Geometry, skin: Skin, mines: int | None, known: Board | None
+) -> Reading:
+    """:func:`read_board` with the skinless stand-in ``skin`` during a game whose board was ``known``
+    (from trusted readings; None: nothing known yet). A revealed cell never changes in a game, so the
+    skinless reader may name a glyph its shape leaves open by the number ``known`` shows there (its
+    prior, :attr:`bot.vision.generic.GenericModel.last`: taken only when the board's counts agree and
+    every cell ``known`` shows open reads the same now). A refusal is retried at the half-pixel shifts
+    of the grid (:func:`_at_one_phase`, the same prior); the reading there is not taught (the grid
+    played stays the one found)."""
+    if known is None or known.shape != (geometry.rows, geometry.cols):
+        return read_board(image, geometry, skin, mines)
+    last = known.cells.ravel().astype(np.int16)
+    _generic_model(skin).last = last.copy()
+    try:
+        return read_board(image, geometry, skin, mines)
+    except RecognitionError as refusal:
+        found = _at_one_phase(image, geometry, last)
+        if found is None:
+            raise refusal from None
+        return _finish(image, found[1], skin, mines, [], 1.0)
 
 
 def find_generic(image: np.ndarray, skin: Skin | None = None, notes: list[str] | None = None) -> Reading:
