@@ -252,17 +252,24 @@ def _pitch_slack(pitch: float) -> float:
     return max(1.5, 0.1 * pitch)
 
 
-def face_groups(faces: Boxes) -> list[np.ndarray]:
-    """Groups of faces linked one pitch apart in rows and columns, at each group's own pitch, with
-    groups on one lattice joined (:func:`_merge_groups`) before a group's size is judged: a board
-    mostly opened shows its faces in small clusters apart (empty cells between numbers, flags)."""
+def face_groups(faces: Boxes, small: bool = False) -> list[np.ndarray]:
+    """Groups of faces linked one pitch apart in rows and columns, at each group's own pitch, groups on
+    one lattice joined (:func:`_merge_groups`), largest first.
+
+    First (``small`` False) only clusters of :data:`MIN_GROUP` linked faces count, and groups with
+    :data:`LINKED` links along each axis. A board mostly opened shows its faces only in small clusters
+    apart (empty cells between numbers, flags): with ``small``, every cluster counts, clusters on one
+    lattice are joined before their size is judged, and groups of :data:`MIN_SEED` faces are kept."""
     (ax, bx, gx), (ay, by, gy) = _links(faces)
     n = len(faces.x)
     first = _labels(n, np.concatenate([ax, ay]), np.concatenate([bx, by]))
+    sizes = np.bincount(first, minlength=n)
     keep_x = np.zeros(len(ax), bool)
     keep_y = np.zeros(len(ay), bool)
     for a, gap, keep in ((ax, gx, keep_x), (ay, gy, keep_y)):
         for label in np.unique(first[a]):
+            if not small and sizes[label] < MIN_GROUP:
+                continue
             mine = first[a] == label
             pitch = _group_pitch(gap[mine])
             if pitch is not None:
@@ -272,9 +279,12 @@ def face_groups(faces: Boxes) -> list[np.ndarray]:
     for label in np.unique(np.concatenate([second[ax[keep_x]], second[ay[keep_y]]])):
         members = np.nonzero(second == label)[0]
         links = [gaps[keep & (second[a] == label)] for a, gaps, keep in ((ax, gx, keep_x), (ay, gy, keep_y))]
-        groups.append(_Group(members, *(_group_pitch(g) for g in links), min(len(g) for g in links)))
+        group = _Group(members, *(_group_pitch(g) for g in links), min(len(g) for g in links))
+        if small or group.links >= LINKED:
+            groups.append(group)
     merged = _merge_groups(faces, groups)
-    return sorted((g for g in merged if len(g) >= MIN_SEED), key=len, reverse=True)
+    least = MIN_SEED if small else MIN_GROUP
+    return sorted((g for g in merged if len(g) >= least), key=len, reverse=True)
 
 
 @dataclass(frozen=True)
@@ -582,7 +592,7 @@ def _lattice(faces: Boxes) -> tuple[_Axis, _Axis] | None:
     col, pitch_x, off_x, keep_x = _fit_axis(faces.cx, kinds, px)
     row, pitch_y, off_y, keep_y = _fit_axis(faces.cy, kinds, py)
     keep = keep_x & keep_y
-    if keep.sum() < MIN_SEED:
+    if keep.sum() < (MIN_GROUP if len(faces.x) >= MIN_GROUP else MIN_SEED):
         return None
     c0, c1 = int(col[keep].min()), int(col[keep].max())
     r0, r1 = int(row[keep].min()), int(row[keep].max())
@@ -937,15 +947,20 @@ def _at_edge(faces: Boxes, shape: tuple[int, ...]) -> bool:
 
 
 def _fits(gray: np.ndarray, faces: Boxes, placed: bool = False) -> list[GridFit]:
-    """The boards grown from each group of linked faces, best first (``placed``: see :func:`_fit_group`)."""
+    """The boards grown from each group of linked faces, best first (``placed``: see :func:`_fit_group`);
+    when no group of :data:`MIN_GROUP` faces makes one, from the small clusters (:func:`face_groups`),
+    each board then judged by the faces of its seed's sizes it holds in all (:func:`_held`)."""
     fits: list[GridFit] = []
-    for group in face_groups(faces):
-        cx, cy = float(np.median(faces.cx[group])), float(np.median(faces.cy[group]))
-        if any(f.geometry.region().contains(cx, cy) for f in fits):
-            continue  # faces of a board already found (opened cells of another size)
-        fit = _fit_crop(gray, faces.take(group), placed)
-        if fit is not None and _held(fit.geometry, faces, group) >= MIN_GROUP:
-            _add_fit(fits, fit, gray.shape)
+    for small in (False, True):
+        for group in face_groups(faces, small):
+            cx, cy = float(np.median(faces.cx[group])), float(np.median(faces.cy[group]))
+            if any(f.geometry.region().contains(cx, cy) for f in fits):
+                continue  # faces of a board already found (opened cells of another size)
+            fit = _fit_crop(gray, faces.take(group), placed)
+            if fit is not None and (not small or _held(fit.geometry, faces, group) >= MIN_GROUP):
+                _add_fit(fits, fit, gray.shape)
+        if fits:
+            break
     fits.sort(key=lambda f: f.score * f.cells, reverse=True)
     return fits
 
