@@ -51,11 +51,21 @@ MIN_FACE = 3
 MAX_FACE = 90
 """Largest face side on the half-size mask (180 px)."""
 MIN_GROUP = 12
-"""Linked faces needed before a group is tried as a board."""
+"""Faces of a seed's sizes a board must hold on its lattice (a seed's own, or other groups' its growth
+took in: a mostly opened board shows its faces in small clusters between numbers)."""
+MIN_SEED = 4
+"""Linked faces needed before a group (with those on its lattice near it) is grown as a board's seed."""
 MIN_SIDE = 5
 """Fewest rows and columns of a board: a toolbar, a counter or a keypad is no board."""
 MERGE_CELLS = 3
 """Face groups on one lattice with at most this many cells between them are one board's."""
+LINKED = 3
+"""Links along each axis that let a face group join a group of faces of another size (covered and
+opened faces of one board); fewer, and it joins only faces of its own size."""
+CUT_DEPTH = 2
+"""Pixels a cell boundary must lie inside a flat face (from either end) to cut it (not a rounding)."""
+CUT_SHARE = 0.5
+"""Share of a board's faces its boundaries may cut before its lattice is taken to be off its phase."""
 TYPICAL_STRIPS = 8
 """Rows (columns) sampled for the board's typical grid-line strength."""
 CROP_CELLS = 10
@@ -227,59 +237,99 @@ def _mode_gap(gaps: np.ndarray) -> float | None:
     return float(near.mean()) if len(near) else None
 
 
-def face_groups(faces: Boxes) -> list[np.ndarray]:
-    """Groups of faces linked one pitch apart in rows and columns, at each group's own pitch."""
+def _group_pitch(gaps: np.ndarray) -> float | None:
+    """A group's pitch along one axis: the most common spacing of its links (:func:`_mode_gap`), or,
+    with one or two links, their mean when they agree; None with no links (or two that disagree)."""
+    if len(gaps) >= 3:
+        return _mode_gap(gaps)
+    if len(gaps) and np.ptp(gaps) <= _pitch_slack(float(gaps.mean())):
+        return float(gaps.mean())
+    return None
+
+
+def _pitch_slack(pitch: float) -> float:
+    """How far a link's spacing may be from its group's pitch and still be one step of its lattice."""
+    return max(1.5, 0.1 * pitch)
+
+
+def face_groups(faces: Boxes, small: bool = False) -> list[np.ndarray]:
+    """Groups of faces linked one pitch apart in rows and columns, at each group's own pitch, groups on
+    one lattice joined (:func:`_merge_groups`), largest first.
+
+    First (``small`` False) only clusters of :data:`MIN_GROUP` linked faces count, and groups with
+    :data:`LINKED` links along each axis. A board mostly opened shows its faces only in small clusters
+    apart (empty cells between numbers, flags): with ``small``, every cluster counts, clusters on one
+    lattice are joined before their size is judged, and groups of :data:`MIN_SEED` faces are kept."""
     (ax, bx, gx), (ay, by, gy) = _links(faces)
     n = len(faces.x)
     first = _labels(n, np.concatenate([ax, ay]), np.concatenate([bx, by]))
+    sizes = np.bincount(first, minlength=n)
     keep_x = np.zeros(len(ax), bool)
     keep_y = np.zeros(len(ay), bool)
-    for label in np.unique(first):
-        members = first == label
-        if members.sum() < MIN_GROUP:
-            continue
-        for a, gap, keep in ((ax, gx, keep_x), (ay, gy, keep_y)):
-            mine = members[a]
-            pitch = _mode_gap(gap[mine])
+    for a, gap, keep in ((ax, gx, keep_x), (ay, gy, keep_y)):
+        for label in np.unique(first[a]):
+            if not small and sizes[label] < MIN_GROUP:
+                continue
+            mine = first[a] == label
+            pitch = _group_pitch(gap[mine])
             if pitch is not None:
-                keep |= mine & (np.abs(gap - pitch) <= max(1.5, 0.1 * pitch))
+                keep |= mine & (np.abs(gap - pitch) <= _pitch_slack(pitch))
     second = _labels(n, np.concatenate([ax[keep_x], ay[keep_y]]), np.concatenate([bx[keep_x], by[keep_y]]))
     groups = []
-    for label in np.unique(second):
+    for label in np.unique(np.concatenate([second[ax[keep_x]], second[ay[keep_y]]])):
         members = np.nonzero(second == label)[0]
-        px, py = _mode_gap(gx[keep_x & (second[ax] == label)]), _mode_gap(gy[keep_y & (second[ay] == label)])
-        if px is not None and py is not None:
-            groups.append((members, px, py))
+        links = [gaps[keep & (second[a] == label)] for a, gaps, keep in ((ax, gx, keep_x), (ay, gy, keep_y))]
+        group = _Group(members, *(_group_pitch(g) for g in links), min(len(g) for g in links))
+        if small or group.links >= LINKED:
+            groups.append(group)
     merged = _merge_groups(faces, groups)
-    return sorted((g for g in merged if len(g) >= MIN_GROUP), key=len, reverse=True)
+    least = MIN_SEED if small else MIN_GROUP
+    return sorted((g for g in merged if len(g) >= least), key=len, reverse=True)
 
 
-def _merge_groups(faces: Boxes, groups: list[tuple[np.ndarray, float, float]]) -> list[np.ndarray]:
+@dataclass(frozen=True)
+class _Group:
+    """Faces linked one pitch apart: their indices, the pitch along x and y (None where they have no
+    links along that axis) and the fewer of their links along either axis."""
+
+    members: np.ndarray
+    pitch_x: float | None
+    pitch_y: float | None
+    links: int
+
+
+def _merge_groups(faces: Boxes, groups: list[_Group]) -> list[np.ndarray]:
     """Join groups on one lattice (same pitches, centres a whole number of cells apart, within a few
-    cells of each other): a board's faces part where a row of opened cells has none."""
+    cells of each other): a board's faces part where a row of opened cells has none.
+
+    A group with a few links (a mostly opened board's empty cells between numbers) joins only faces of
+    its own size, in a group with :data:`LINKED` links along each axis or, when it knows both pitches
+    itself, in another that does (two short rows are no lattice; a short row takes its other pitch from
+    the group it joins). Groups that fit no lattice stay as they are."""
     n = len(groups)
     if n == 0:
         return []
-    boxes = [
-        (faces.cx[g].min(), faces.cy[g].min(), faces.cx[g].max(), faces.cy[g].max()) for g, _, _ in groups
-    ]
-    refs = [(float(faces.cx[g[0]]), float(faces.cy[g[0]])) for g, _, _ in groups]  # a face on each lattice
-    a, b = [], []
-    for i in range(n):
-        for j in range(i + 1, n):
-            (_, pxi, pyi), (_, pxj, pyj) = groups[i], groups[j]
-            if abs(pxi - pxj) > 0.03 * pxi or abs(pyi - pyj) > 0.03 * pyi:
-                continue
-            gap_x = max(boxes[j][0] - boxes[i][2], boxes[i][0] - boxes[j][2])
-            gap_y = max(boxes[j][1] - boxes[i][3], boxes[i][1] - boxes[j][3])
-            if gap_x > MERGE_CELLS * pxi or gap_y > MERGE_CELLS * pyi:
-                continue
-            dx, dy = (refs[j][0] - refs[i][0]) / pxi, (refs[j][1] - refs[i][1]) / pyi
-            if abs(dx - round(dx)) <= 0.2 and abs(dy - round(dy)) <= 0.2:
-                a.append(i)
-                b.append(j)
-    label = _labels(n, np.array(a, np.intp), np.array(b, np.intp))
-    return [np.concatenate([groups[i][0] for i in range(n) if label[i] == k]) for k in np.unique(label)]
+    pitch = np.array([[np.nan if p is None else p for p in (g.pitch_x, g.pitch_y)] for g in groups])
+    centres = [np.stack([faces.cx[g.members], faces.cy[g.members]], axis=1) for g in groups]
+    lo, hi = np.array([c.min(axis=0) for c in centres]), np.array([c.max(axis=0) for c in centres])
+    ref = np.array([c[0] for c in centres])  # a face on each lattice
+    size = np.array([(np.median(faces.w[g.members]), np.median(faces.h[g.members])) for g in groups])
+    a, b = np.triu_indices(n, 1)
+    whole = ~np.isnan(pitch).any(axis=1)  # a group that knows both pitches: a 2-D lattice
+    linked = np.array([g.links >= LINKED for g in groups])
+    alike = (np.abs(size[a] - size[b]) <= np.maximum(2, 0.15 * np.maximum(size[a], size[b]))).all(axis=1)
+    ok = (linked[a] & linked[b]) | (alike & (linked[a] | linked[b] | (whole[a] & whole[b])))
+    for axis in (0, 1):
+        pa, pb = pitch[a, axis], pitch[b, axis]
+        p = np.where(np.isnan(pa), pb, pa)  # the pitch either group knows (both: they must agree)
+        with np.errstate(invalid="ignore"):
+            ok &= ~np.isnan(p) & ~(np.abs(pa - pb) > 0.03 * p)
+            gap = np.maximum(lo[b, axis] - hi[a, axis], lo[a, axis] - hi[b, axis])
+            ok &= gap <= MERGE_CELLS * p
+            cells = (ref[b, axis] - ref[a, axis]) / p
+            ok &= np.abs(cells - np.round(cells)) <= 0.2
+    label = _labels(n, a[ok], b[ok])
+    return [np.concatenate([groups[i].members for i in np.nonzero(label == k)[0]]) for k in np.unique(label)]
 
 
 def _index(centres: np.ndarray, pitch: float) -> np.ndarray:
@@ -542,7 +592,7 @@ def _lattice(faces: Boxes) -> tuple[_Axis, _Axis] | None:
     col, pitch_x, off_x, keep_x = _fit_axis(faces.cx, kinds, px)
     row, pitch_y, off_y, keep_y = _fit_axis(faces.cy, kinds, py)
     keep = keep_x & keep_y
-    if keep.sum() < MIN_GROUP:
+    if keep.sum() < (MIN_GROUP if len(faces.x) >= MIN_GROUP else MIN_SEED):
         return None
     c0, c1 = int(col[keep].min()), int(col[keep].max())
     r0, r1 = int(row[keep].min()), int(row[keep].max())
@@ -566,6 +616,23 @@ def _full_size_faces(gray: np.ndarray, region: tuple[int, int, int, int], like: 
     return Boxes(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
 
 
+def _region_faces(
+    gray: np.ndarray, board: _Board, like: Boxes, found: dict[tuple[int, int, int, int], Boxes | None]
+) -> Boxes | None:
+    """:func:`_full_size_faces` of ``like``'s sizes in the board's region and a cell around it, searched
+    once per region (``found`` keeps them)."""
+    ax, ay = board.ax, board.ay
+    h, w = gray.shape
+    x0, x1 = max(ax.line(-1), 0), min(ax.line(ax.count + 1), w)
+    y0, y1 = max(ay.line(-1), 0), min(ay.line(ay.count + 1), h)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    region = (x0, y0, x1, y1)
+    if region not in found:
+        found[region] = _full_size_faces(gray, region, like)
+    return found[region]
+
+
 def _face_pitch(
     gray: np.ndarray, board: _Board, like: Boxes, found: dict[tuple[int, int, int, int], Boxes | None]
 ) -> None:
@@ -573,15 +640,7 @@ def _face_pitch(
     (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do.
     ``found`` keeps the faces of each region already searched (growing often ends where it began)."""
     ax, ay = board.ax, board.ay
-    h, w = gray.shape
-    x0, x1 = max(ax.line(-1), 0), min(ax.line(ax.count + 1), w)
-    y0, y1 = max(ay.line(-1), 0), min(ay.line(ay.count + 1), h)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return
-    region = (x0, y0, x1, y1)
-    if region not in found:
-        found[region] = _full_size_faces(gray, region, like)
-    faces = found[region]
+    faces = _region_faces(gray, board, like, found)
     if faces is None:
         return
     kinds = _kinds(faces)
@@ -646,15 +705,35 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     _within_image(board)
     _grow(board, faces, trim=not placed)
     if not placed:
+        _cut_at_gaps(board, faces)
         _face_pitch(gray, board, faces, searched)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
     ax, ay = board.ax, board.ay
     if ax.count < MIN_SIDE or ay.count < MIN_SIDE:
         return None
+    if not placed and _cuts_faces(gray, board, faces, searched):
+        return None
     geometry = Geometry(ax.start, ay.start, ax.pitch, ay.pitch, ay.count, ax.count)
     own = _faces_at(faces, ax, ay, ay.count, ax.count)
     return GridFit(geometry, _inset(gray, ax, ay), float(own.mean()))
+
+
+def _cuts_faces(
+    gray: np.ndarray, board: _Board, like: Boxes, found: dict[tuple[int, int, int, int], Boxes | None]
+) -> bool:
+    """Whether the board's cell boundaries run through most of its flat faces (found at full size, of
+    ``like``'s sizes: :func:`_region_faces`): a face is a cell's flat middle, which no boundary crosses,
+    so such a lattice is off the board's phase (steps of glyphs in every cell, taken for its lines)."""
+    ax, ay = board.ax, board.ay
+    faces = _region_faces(gray, board, like, found)
+    if faces is None:
+        return False
+    cut = np.zeros(len(faces.x), bool)
+    for a, lo, size in ((ax, faces.x, faces.w), (ay, faces.y, faces.h)):
+        lines = a.lines()[None, :]
+        cut |= ((lines >= lo[:, None] + CUT_DEPTH) & (lines <= (lo + size)[:, None] - CUT_DEPTH)).any(axis=1)
+    return bool(cut.mean() > CUT_SHARE)
 
 
 def _within_image(board: _Board) -> None:
@@ -728,6 +807,35 @@ def _grow(board: _Board, faces: Boxes, trim: bool = True) -> None:
             elif after := _reach(board, faces, axis, False):
                 _set(board, axis, replace(a, count=a.count + after))
                 changed = True
+
+
+def _gap(board: _Board, faces: Boxes, axis: int, index: int) -> bool:
+    """Whether strip ``index`` shows nothing of the board: no faces of its sizes, no grid lines across."""
+    if _strip_ok(board, faces, axis, index):
+        return False
+    found = _strip_lines(board, axis, index)
+    return found is None or found[0] < STRIP_SHARE
+
+
+def _cut_at_gaps(board: _Board, faces: Boxes) -> None:
+    """Cut the grown board at the first gap (:func:`_gap`) on each side of its faces, judged at the
+    board's final extent: a board has no holes, and a strip taken while the board was narrow (a
+    counter's digits over three columns look like cells) shows it is none across the whole board."""
+    for axis in (0, 1):
+        a = board.ay if axis == 0 else board.ax
+        centres = faces.cy if axis == 0 else faces.cx
+        held = np.clip(np.floor((centres - a.start) / a.pitch), 0, a.count - 1).astype(np.intp)
+        first, last = 0, a.count - 1
+        for i in range(int(held.min()) - 1, -1, -1):
+            if _gap(board, faces, axis, i):
+                first = i + 1
+                break
+        for i in range(int(held.max()) + 1, a.count):
+            if _gap(board, faces, axis, i):
+                last = i - 1
+                break
+        if (first, last) != (0, a.count - 1):
+            _set(board, axis, replace(a, start=a.start + first * a.pitch, count=last - first + 1))
 
 
 def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
@@ -839,17 +947,32 @@ def _at_edge(faces: Boxes, shape: tuple[int, ...]) -> bool:
 
 
 def _fits(gray: np.ndarray, faces: Boxes, placed: bool = False) -> list[GridFit]:
-    """The boards grown from each group of linked faces, best first (``placed``: see :func:`_fit_group`)."""
+    """The boards grown from each group of linked faces, best first (``placed``: see :func:`_fit_group`);
+    when no group of :data:`MIN_GROUP` faces makes one, from the small clusters (:func:`face_groups`),
+    each board then judged by the faces of its seed's sizes it holds in all (:func:`_held`)."""
     fits: list[GridFit] = []
-    for group in face_groups(faces):
-        cx, cy = float(np.median(faces.cx[group])), float(np.median(faces.cy[group]))
-        if any(f.geometry.region().contains(cx, cy) for f in fits):
-            continue  # faces of a board already found (opened cells of another size)
-        fit = _fit_crop(gray, faces.take(group), placed)
-        if fit is not None:
-            _add_fit(fits, fit, gray.shape)
+    for small in (False, True):
+        for group in face_groups(faces, small):
+            cx, cy = float(np.median(faces.cx[group])), float(np.median(faces.cy[group]))
+            if any(f.geometry.region().contains(cx, cy) for f in fits):
+                continue  # faces of a board already found (opened cells of another size)
+            fit = _fit_crop(gray, faces.take(group), placed)
+            if fit is not None and (not small or _held(fit.geometry, faces, group) >= MIN_GROUP):
+                _add_fit(fits, fit, gray.shape)
+        if fits:
+            break
     fits.sort(key=lambda f: f.score * f.cells, reverse=True)
     return fits
+
+
+def _held(geometry: Geometry, faces: Boxes, group: np.ndarray) -> int:
+    """Cells of the board that hold a face of the seed group's sizes (its own or any other's)."""
+    inside = np.zeros(len(faces.x), bool)
+    inside[group] = True
+    like = _sized_like(faces, inside)
+    ax = _Axis(geometry.left, geometry.pitch_x, geometry.cols)
+    ay = _Axis(geometry.top, geometry.pitch_y, geometry.rows)
+    return int(_faces_at(like, ax, ay, geometry.rows, geometry.cols).sum())
 
 
 def _add_fit(fits: list[GridFit], fit: GridFit, shape: tuple[int, ...]) -> None:
