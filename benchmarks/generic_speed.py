@@ -13,6 +13,14 @@ frames (480 cells or more), else over all its frames.
     python benchmarks/generic_speed.py [--repeat 5] [--only SUBSTRING] [--verbose] [--no-screen]
     python benchmarks/generic_speed.py --profile tests/data/real/ace-minesweeper/board_lost.png [--warm]
     python benchmarks/generic_speed.py --stages [--only jsminesweeper]   # each step of a cold read
+
+A change meant only to be faster must read alike: ``--dump FILE`` writes every reading of every capture
+(plain and under the night-light tint; cold, learnt in order with the folder's model, and re-read with
+it: the cells, or the refusal's message, cell and alternatives, and a digest of the model learnt) as
+JSON, and ``--compare BEFORE AFTER`` lists every reading that differs (exit status 1 if any).
+
+    python benchmarks/generic_speed.py --dump /tmp/before.json   # on the tree before, then after
+    python benchmarks/generic_speed.py --compare /tmp/before.json /tmp/after.json
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ import argparse
 import contextlib
 import copy
 import cProfile
+import hashlib
+import json
 import pstats
 import statistics
 import sys
@@ -43,6 +53,7 @@ from bot.errors import MinebotError  # noqa: E402
 from bot.geometry import Geometry  # noqa: E402
 from bot.vision.generic import GenericModel, read_cells  # noqa: E402
 from bot.vision.read import read_screen  # noqa: E402
+from harness.colour import night_light  # noqa: E402
 
 DATA = (REPO / "tests" / "data" / "real", REPO / "tests" / "data" / "generic")
 EXPERT_CELLS = 480
@@ -130,9 +141,14 @@ STAGES = (
     "_cut_edge",
     "_groups_of",
     "name_groups",
+    "_plain_kinds",
+    "base_of",
+    "shape_of",
     "alike",
 )
-"""The steps of a cold read timed by ``--stages`` (each inclusive: ``_cut_edge`` crops and groups too)."""
+"""The steps of a cold read timed by ``--stages`` (each inclusive: ``_cut_edge`` crops and groups too;
+``_plain_kinds``, ``base_of`` and ``shape_of`` are parts of ``name_groups``: tile kinds, each glyph's base
+and each glyph's shape)."""
 
 
 def stages(repeat: int, only: str) -> None:
@@ -192,6 +208,54 @@ def profile(path: str, warm: bool, repeat: int) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 
+def _outcome(image: np.ndarray, geometry: Geometry, model: GenericModel | None) -> list:
+    """What one reading gives: its cells, or the refusal (message, cell, the alternatives it carries)."""
+    try:
+        reading = read_cells(image, geometry, model)
+    except MinebotError as exc:
+        alternatives = [np.asarray(a).tolist() for a in getattr(exc, "alternatives", None) or ()]
+        cell = getattr(exc, "cell", None)
+        return ["refused", str(exc), list(cell) if cell is not None else None, alternatives]
+    return ["read", reading.skin_name, reading.states.tolist()]
+
+
+def _digest(model: GenericModel) -> list:
+    """A model's named looks (hashed), their states and its last reading."""
+    last = model.last.tolist() if model.last is not None else None
+    return [hashlib.sha1(model.looks.tobytes()).hexdigest(), [int(s) for s in model.states], last]
+
+
+def dump(path: str, only: str) -> None:
+    """Write every reading of every capture (see the module's docstring) to ``path`` as JSON."""
+    by_folder: dict[Path, list[tuple[Path, np.ndarray, Geometry]]] = {}
+    for png, image, geometry in frames(only):
+        by_folder.setdefault(png.parent, []).append((png, image, geometry))
+    found: dict[str, list] = {}
+    for items in by_folder.values():
+        for tint in ("plain", "night light"):
+            model = GenericModel()
+            for png, image, geometry in items:
+                shown = night_light(image) if tint != "plain" else image
+                key = f"{png.relative_to(REPO)} | {tint} | "
+                found[key + "cold"] = _outcome(shown, geometry, None)
+                found[key + "learnt"] = _outcome(shown, geometry, model)
+                found[key + "model"] = _digest(model)
+                found[key + "re-read"] = _outcome(shown, geometry, copy.deepcopy(model))
+    Path(path).write_text(json.dumps(found))
+    read = sum(v[0] == "read" for k, v in found.items() if not k.endswith("model"))
+    print(f"{len(found)} entries, {read} readings read, written to {path}")
+
+
+def compare(before: str, after: str) -> int:
+    """Print every reading that differs between two dumps; 1 if any does."""
+    a, b = json.loads(Path(before).read_text()), json.loads(Path(after).read_text())
+    differ = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    for key in differ:
+        print(f"differs: {key}\n    before: {str(a.get(key))[:200]}\n    after:  {str(b.get(key))[:200]}")
+    print(f"{len(a)} / {len(b)} entries, {len(differ)} differ")
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median counts")
@@ -201,8 +265,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="PNG", help="profile the reads of one capture instead")
     parser.add_argument("--warm", action="store_true", help="with --profile: warm re-reads")
     parser.add_argument("--stages", action="store_true", help="time each step of a cold read instead")
+    parser.add_argument("--dump", metavar="FILE", help="write every reading (JSON) instead")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two dumps")
     args = parser.parse_args(argv)
-    if args.profile:
+    if args.compare:
+        return compare(*args.compare)
+    if args.dump:
+        dump(args.dump, args.only)
+    elif args.profile:
         profile(args.profile, args.warm, args.repeat)
     elif args.stages:
         stages(args.repeat, args.only)

@@ -5,9 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from bot.vision.generic import (
+    CORE,
+    FRAME_COLOUR,
+    INSET,
     KIND_FRAME,
     KIND_RAMP,
     RAISED_BEVEL,
+    RIM_SHOWN,
     TILE,
     Group,
     _cover_options,
@@ -15,7 +19,9 @@ from bot.vision.generic import (
     _separation,
     bevel,
     frame_difference,
+    frame_differences,
     ramp_slope,
+    two_means,
 )
 
 
@@ -97,3 +103,43 @@ def test_a_glossy_kind_and_a_flat_one_are_never_both_covered():
     ]
     kinds = _kinds(lit, np.zeros(330, np.float32))
     assert len(kinds) == 2 and (True, True) in _cover_options(kinds)
+
+
+def test_frame_differences_weigh_every_tile_as_one_pair_at_a_time():
+    """All at once, each tile's frame difference is the share of edge-band pixels differing by more
+    than FRAME_COLOUR plus the RIM_SHOWN quantile of the rim's difference / 100 (counted here pixel by
+    pixel): the batch is the pairwise measure, not an approximation of it."""
+    rng = np.random.default_rng(3)
+    tile = rng.uniform(0, 255, (TILE, TILE, 3)).astype(np.float32)
+    others = rng.uniform(0, 255, (5, TILE, TILE, 3)).astype(np.float32)
+    others[0] = tile  # the same tile: framed alike
+    others[1, :INSET] = tile[:INSET] + 2 * FRAME_COLOUR  # its top band differs, nothing else
+    others[1, INSET:] = tile[INSET:]
+    found = frame_differences(tile, others)
+    for k, other in enumerate(others):
+        edge, rim = [], []
+        for y in range(TILE):
+            for x in range(TILE):
+                apart = float(np.abs(tile[y, x] - other[y, x]).max())
+                side = min(y, x, TILE - 1 - y, TILE - 1 - x)
+                if side < INSET:
+                    edge.append(apart > FRAME_COLOUR)
+                elif side < CORE:
+                    rim.append(apart)
+        want = float(np.mean(edge)) + sorted(rim)[int(RIM_SHOWN * (len(rim) - 1))] / 100.0
+        assert found[k] == want == frame_difference(tile, other)
+    assert found[0] == 0.0
+    assert found[1] == INSET * TILE / (TILE * TILE - (TILE - 2 * INSET) ** 2)
+
+
+def test_two_means_splits_two_colours_and_ties_go_to_the_first():
+    """Two clusters of colours come apart whatever their order; a point as near both centres joins the
+    first (as np.argmin would)."""
+    red, black = np.array([30.0, 30.0, 220.0], np.float32), np.zeros(3, np.float32)
+    points = np.concatenate([np.repeat(red[None], 6, 0), np.repeat(black[None], 4, 0)])
+    labels, centres = two_means(points[::-1].copy())
+    assert sorted(np.bincount(labels)) == [4, 6]
+    assert {tuple(c) for c in centres} == {tuple(red), tuple(black)}
+    middle = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 0.0, 0.0]], np.float32)
+    labels, _ = two_means(middle, rounds=1)
+    assert labels.tolist() == [0, 1, 0]  # centres (0,0,0) and (2,0,0): the middle joins the first

@@ -238,6 +238,10 @@ class Group:
     """The only glyph look on its kind, a kind framed apart from the others and the glyph nearer it
     (:func:`_separation`): on a covered kind, that kind's flag whatever its ink."""
     why: str = ""
+    fill: np.ndarray | None = None
+    """Its tile's own background (:func:`dominant_colour` of its inner ring), found once per group."""
+    slope: float | None = None
+    """How much its core is shaded across (:func:`ramp_slope`), found once per group."""
 
 
 @dataclass
@@ -443,12 +447,21 @@ def _ramp(core: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _ramp_residual(core: np.ndarray) -> float:
     """98th percentile of how far a core's pixels are from the best-fitting linear colour ramp."""
-    return quantile(_ramp(core)[1], 0.98)
+    return _residual(_ramp(core)[1])
+
+
+def _residual(distances: np.ndarray) -> float:
+    """The 98th percentile of a core's pixels' distances from its ramp (:func:`_ramp`)."""
+    return quantile(distances, 0.98)
 
 
 def ramp_slope(tile: np.ndarray) -> float:
     """How much a tile's core is shaded from one side to the other (luma 0-255): a glossy tile's."""
-    coef, _ = _ramp(tile[CORE:-CORE, CORE:-CORE])
+    return _slope(_ramp(tile[CORE:-CORE, CORE:-CORE])[0])
+
+
+def _slope(coef: np.ndarray) -> float:
+    """The luma change across a core of its ramp's coefficients (:func:`_ramp`)."""
     return float(np.hypot(coef[1] @ LUMA, coef[2] @ LUMA))
 
 
@@ -476,14 +489,16 @@ LUMA = np.array([0.114, 0.587, 0.299], np.float32)
 """BGR weights of perceived lightness."""
 
 
-def bevel(tile: np.ndarray) -> float:
+def bevel(tile: np.ndarray, fill_colour: np.ndarray | None = None) -> float:
     """How raised a tile looks: its top and left edge band lighter than its fill *and* its bottom and
-    right band darker (the smaller of the two steps, luma 0-255). A grid line darkens one side only."""
+    right band darker (the smaller of the two steps, luma 0-255). A grid line darkens one side only.
+    ``fill_colour``: the tile's :func:`dominant_colour` of its inner ring, when already found."""
     light = tile @ LUMA
     band = INSET
     top_left = np.concatenate([light[:band, band:-band].ravel(), light[band:-band, :band].ravel()])
     bottom_right = np.concatenate([light[-band:, band:-band].ravel(), light[band:-band, -band:].ravel()])
-    fill = float(dominant_colour(_inner_ring(tile)) @ LUMA)
+    own = dominant_colour(_inner_ring(tile)) if fill_colour is None else fill_colour
+    fill = float(own @ LUMA)
     return float(min(top_left.mean() - fill, fill - bottom_right.mean()))
 
 
@@ -491,10 +506,20 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     """How differently two tiles are framed: the share of their edge bands (grid line, bevel) that
     differ, plus the ``RIM_SHOWN`` quantile of their rims' colour difference / 100. A glyph may cover
     much of a rim and some of an edge band; a bevel against a flat frame differs all round."""
-    edge_share = float(
-        (np.abs(_pixels(a, 0, INSET) - _pixels(b, 0, INSET)).max(axis=1) > FRAME_COLOUR).mean()
-    )
-    rim_diff = quantile(np.abs(_rim(a) - _rim(b)).max(axis=1), RIM_SHOWN)
+    return float(frame_differences(a, b[None])[0])
+
+
+def frame_differences(tile: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """``(K,)`` float64 :func:`frame_difference` of ``tile`` from each of ``others`` ``(K, T, T, 3)``,
+    all at once."""
+    pixels = tile.reshape(-1, 3)
+    theirs = others.reshape(len(others), -1, 3)
+    edge = _band(len(tile), 0, INSET)
+    edge_share = (np.abs(pixels[edge] - theirs[:, edge]).max(axis=2) > FRAME_COLOUR).mean(axis=1)
+    rim = _band(len(tile), INSET, CORE)
+    rims = np.abs(pixels[rim] - theirs[:, rim]).max(axis=2)
+    k = int(RIM_SHOWN * (rims.shape[1] - 1))  # as :func:`quantile`
+    rim_diff = np.partition(rims, k, axis=1)[:, k].astype(np.float64)
     return edge_share + rim_diff / 100.0
 
 
@@ -523,12 +548,14 @@ def two_means(points: np.ndarray, rounds: int = 10) -> tuple[np.ndarray, np.ndar
     centres = np.stack([first, points[np.argmax(((points - first) ** 2).sum(axis=1))]])
     labels = np.zeros(len(points), np.int32)
     for _ in range(rounds):
-        labels = np.argmin(((points[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1).astype(np.int32)
+        squared = ((points[:, None, :] - centres[None]) ** 2).sum(axis=2)
+        second = squared[:, 1] < squared[:, 0]  # the nearer centre, the first at a tie
+        labels = second.astype(np.int32)
         moved = centres.copy()
-        for k in (0, 1):
-            if (labels == k).any():
-                moved[k] = points[labels == k].mean(axis=0)
-        if np.allclose(moved, centres):
+        for k, members in ((0, ~second), (1, second)):
+            if members.any():
+                moved[k] = points[members].mean(axis=0)
+        if (np.abs(moved - centres) <= 1e-8 + 1e-5 * np.abs(centres)).all():  # np.allclose, finite
             break
         centres = moved
     return labels, centres
@@ -618,7 +645,9 @@ def ink_of(
     count, labels = cv2.connectedComponents((ink >= 0.5).astype(np.uint8), connectivity=8)
     core = CORE - margin
     central = set(np.unique(labels[core:-core, core:-core]).tolist()) - {0}
-    keep = np.isin(labels, list(central)) if central else np.zeros(labels.shape, bool)
+    kept = np.zeros(count, bool)
+    kept[list(central)] = True
+    keep = kept[labels]
     grown = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     return np.where(grown, ink, 0.0).astype(np.float32)
 
@@ -816,7 +845,6 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     plain = sorted(
         (i for i, g in enumerate(groups) if g.shape == Shape.PLAIN), key=lambda i: -len(groups[i].members)
     )
-    slopes = {i: ramp_slope(groups[i].tile) for i in plain}
     for i in plain:
         g = groups[i]
         colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
@@ -825,7 +853,7 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             for k, kind in enumerate(kinds)
             if kind.raised == g.raised
             and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
-            and abs(slopes[kind.groups[0]] - slopes[i]) <= KIND_RAMP
+            and abs(_slope_of(groups[kind.groups[0]]) - _slope_of(g)) <= KIND_RAMP
         }
         fits = {k: v for k, v in fits.items() if v <= KIND_FRAME}
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
@@ -837,7 +865,7 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             g.kind = len(kinds)
             texture_mean = float(texture[g.members].mean())
             kinds.append(
-                Kind([i], colour, len(g.members), g.raised, texture_mean, slope=slopes[i], tile=g.tile)
+                Kind([i], colour, len(g.members), g.raised, texture_mean, slope=_slope_of(g), tile=g.tile)
             )
     return kinds
 
@@ -855,7 +883,8 @@ def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
     same = [i for i in plain if groups[i].raised or not g.raised]
     if not same:
         return None
-    scores = {i: frame_difference(g.tile, groups[i].tile) for i in same}
+    differences = frame_differences(g.tile, np.stack([groups[i].tile for i in same]))
+    scores = {i: float(v) for i, v in zip(same, differences, strict=True)}
     best = min(scores, key=scores.__getitem__)
     others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
     if scores[best] > FRAME_MATCH or (others and scores[best] > FRAME_CLEAR * min(others)):
@@ -905,8 +934,23 @@ def _stroke(tile: np.ndarray, ink: np.ndarray) -> float:
 def _ground(g: Group, groups: list[Group]) -> np.ndarray:
     """The colour a glyph group is drawn on: its base's fill, else its own background."""
     if g.base is not None:
-        return dominant_colour(_inner_ring(groups[g.base].tile))
+        return _fill(groups[g.base])
     return own_background(g.tile)
+
+
+def _slope_of(g: Group) -> float:
+    """A group's :attr:`Group.slope`, found at its first use (:func:`_plain_kinds` finds it with the
+    plain test's ramp)."""
+    if g.slope is None:
+        g.slope = ramp_slope(g.tile)
+    return g.slope
+
+
+def _fill(g: Group) -> np.ndarray:
+    """A group's own background (:attr:`Group.fill`), found at its first use."""
+    if g.fill is None:
+        g.fill = dominant_colour(_inner_ring(g.tile))
+    return g.fill
 
 
 def crossed_out(groups: list[Group]) -> None:
@@ -957,9 +1001,10 @@ def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
 def _plain_kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     """Each group raised or not, plain or a glyph (named by :func:`_glyph_shapes`); the plain kinds."""
     for g in groups:
-        g.raised = bevel(g.tile) >= RAISED_BEVEL
-        core = g.tile[CORE:-CORE, CORE:-CORE]
-        if _ramp_residual(core) > PLAIN_RESIDUAL:
+        g.raised = bevel(g.tile, _fill(g)) >= RAISED_BEVEL
+        coef, residual = _ramp(g.tile[CORE:-CORE, CORE:-CORE])
+        g.slope = _slope(coef)
+        if _residual(residual) > PLAIN_RESIDUAL:
             g.shape = Shape.MARK  # a glyph: named below
     return _kinds(groups, texture)
 
@@ -967,7 +1012,7 @@ def _plain_kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
 def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
     """Each glyph group's base and shape, and the digits and marks each kind carries."""
     plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
-    fills = tuple(dominant_colour(_inner_ring(groups[i].tile)) for i in plain)
+    fills = tuple(_fill(groups[i]) for i in plain)
     balance = channel_balance([g.tile for g in groups])
     for g in groups:
         if g.shape == Shape.PLAIN:
@@ -1476,7 +1521,7 @@ def _own_grounds(groups: list[Group]) -> list[list[int]]:
     (their grid line): a glyph in the grid's colour over most of its cell, half repainted (a bold black
     4 under a neighbour's foot), not a tile drawn for flags."""
     plain = [g for g in groups if g.shape == Shape.PLAIN]
-    fills = [dominant_colour(_inner_ring(g.tile)) for g in plain]
+    fills = [_fill(g) for g in plain]
     bands = [_pixels(g.tile, 0, LINE_BAND) for g in plain]
     grounds: list[tuple[np.ndarray, list[int]]] = []
     for i, g in enumerate(groups):
