@@ -83,3 +83,22 @@ def test_the_board_known_before_never_names_a_cell_its_counts_rule_out():
     wrong[cell] = Cell.FIVE
     with pytest.raises(RecognitionError):
         read_known(image, geometry, generic_skin(), 99, Board(wrong, 99))
+
+
+def test_a_shift_that_reads_a_known_number_otherwise_is_no_reading():
+    """xbomb live, merged tree: refused at the grid, the frame read at two half-pixel shifts only, and
+    there a black 4 the board showed before was a flag (a glyph on a ground of its own taken for a
+    flag); every other shift refused, so the retry took it, and the player's check stopped the game
+    ('read as F but was 4 before'). A revealed cell never changes: a shift reading a number the board
+    showed otherwise is no reading. Refused (or exact)."""
+    from bot.vision.read import generic_skin, read_known
+
+    image = cv2.imread(str(DATA / "xbomb_four_read_as_flag.png"))
+    geometry = read_screen(cv2.imread(str(DATA / "xbomb_fresh.png")), "generic").geometry
+    truth, _ = read_xbomb(image, geometry, 99, set())
+    assert truth[(10, 8)] == Cell.FOUR
+    try:
+        reading = read_known(image, geometry, generic_skin(), 99, truth)
+    except RecognitionError:
+        return
+    assert np.array_equal(reading.board.cells, truth.cells), reading.board[(10, 8)]

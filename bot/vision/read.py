@@ -215,13 +215,17 @@ def _at_one_phase(
 ) -> tuple[Geometry, CellReading] | None:
     """The one half-pixel shift of ``geometry`` (:data:`PHASE_STEPS`) the skinless reader reads, with
     its reading (a fresh model each, knowing only ``last``: no memory of the refusal), or None when
-    none reads or two read differently."""
+    none reads or two read differently. With ``last``, a shift whose reading shows a number ``last``
+    showed otherwise is no reading (a revealed cell never changes in a game)."""
     boards: dict[bytes, tuple[Geometry, CellReading]] = {}
+    shown = None if last is None else np.flatnonzero((last >= Cell.ZERO) & (last <= Cell.EIGHT))
     for dx, dy in PHASE_STEPS:
         shifted = replace(geometry, left=geometry.left + dx, top=geometry.top + dy)
         try:
             cells = read_cells(image, shifted, GenericModel(last=None if last is None else last.copy()))
         except MinebotError:
+            continue
+        if shown is not None and (cells.states.ravel()[shown] != last[shown]).any():  # type: ignore[index]
             continue
         boards.setdefault(cells.states.tobytes(), (shifted, cells))
     if len(boards) != 1:
