@@ -483,7 +483,8 @@ class Player:
 
         changed = np.zeros(board.shape, dtype=bool)
         for cell in board:
-            changed[cell] = not np.array_equal(view[middle(cell)], there[middle(cell)])
+            part = middle(cell)
+            changed[cell] = not np.array_equal(view[part], there[part])
         opened = changed & board.covered_mask()
         return not (changed & board.revealed_mask() & ~near(opened)).any()
 

@@ -832,10 +832,8 @@ class Kind:
     """Glyph groups on it that are clearly digits: two or more looks of digits make it revealed."""
     glyph_looks: int = 0
     """Glyph groups of any shape on it (one look alone on a covered kind can only be its flag)."""
-    slope: float = 0.0
-    """Its first group's shading (:func:`ramp_slope`)."""
-    tile: np.ndarray | None = None
-    """Its first (largest) group's mean tile: how it is framed."""
+    first: Group | None = None
+    """Its first (largest) group: how its tiles are drawn (framing, shading, fill)."""
 
 
 def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
@@ -849,11 +847,11 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
         g = groups[i]
         colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
         fits = {
-            k: frame_difference(g.tile, groups[kind.groups[0]].tile)
+            k: frame_difference(g.tile, kind.first.tile)  # type: ignore[union-attr]
             for k, kind in enumerate(kinds)
             if kind.raised == g.raised
             and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
-            and abs(_slope_of(groups[kind.groups[0]]) - _slope_of(g)) <= KIND_RAMP
+            and abs(_slope_of(kind.first) - _slope_of(g)) <= KIND_RAMP  # type: ignore[arg-type]
         }
         fits = {k: v for k, v in fits.items() if v <= KIND_FRAME}
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
@@ -864,9 +862,7 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
         else:
             g.kind = len(kinds)
             texture_mean = float(texture[g.members].mean())
-            kinds.append(
-                Kind([i], colour, len(g.members), g.raised, texture_mean, slope=_slope_of(g), tile=g.tile)
-            )
+            kinds.append(Kind([i], colour, len(g.members), g.raised, texture_mean, first=g))
     return kinds
 
 
@@ -1049,12 +1045,12 @@ def _separation(k: int, kinds: list[Kind]) -> float:
     glyph surely sits on ``k`` only when they are framed apart (more than ``KIND_FRAME``) and the glyph
     is framed nearer ``k`` than half that: kinds told apart by shading alone, as small glossy tiles and
     flat ones are, leave a glyph's ground to chance."""
-    tile = kinds[k].tile
+    first = kinds[k].first
     return min(
         (
-            frame_difference(tile, other.tile)
+            frame_difference(first.tile, other.first.tile)
             for j, other in enumerate(kinds)
-            if j != k and tile is not None and other.tile is not None
+            if j != k and first is not None and other.first is not None
         ),
         default=float("inf"),
     )
@@ -1093,15 +1089,14 @@ def _cover_options(kinds: list[Kind]) -> list[tuple[bool, ...]]:
         else:
             options.append((True, False))
     chosen = [k for k, choice in enumerate(options) if len(choice) == 2 and kinds[k].cells >= 2]
+    unlike = [  # pairs of kinds drawn differently, one of them covered only if the logic says so
+        (k, j)
+        for k in chosen
+        for j in range(len(kinds))
+        if j != k and kinds[j].cells >= 2 and not _drawn_alike_but_colour(kinds[k], kinds[j])
+    ]
     return [
-        combo
-        for combo in itertools.product(*options)
-        if not any(
-            combo[k] and combo[j] and not _drawn_alike_but_colour(kinds[k], kinds[j])
-            for k in chosen
-            for j in range(len(kinds))
-            if j != k and kinds[j].cells >= 2
-        )
+        combo for combo in itertools.product(*options) if not any(combo[k] and combo[j] for k, j in unlike)
     ]
 
 
@@ -1109,10 +1104,12 @@ def _drawn_alike_but_colour(a: Kind, b: Kind) -> bool:
     """Whether two kinds differ in colour only (as covered tiles under uneven light do), not in shading
     or framing: a board draws its covered tiles one way, so two kinds drawn differently are not both
     covered (a one-cell kind aside: the pointer may light one covered tile)."""
-    if a.tile is None or b.tile is None or a.raised != b.raised or abs(a.slope - b.slope) > KIND_RAMP:
+    if a.first is None or b.first is None or a.raised != b.raised:
         return False
-    shifted = a.tile - dominant_colour(_inner_ring(a.tile)) + dominant_colour(_inner_ring(b.tile))
-    return frame_difference(shifted, b.tile) <= KIND_FRAME  # framed alike once a's fill is b's
+    if abs(_slope_of(a.first) - _slope_of(b.first)) > KIND_RAMP:
+        return False
+    shifted = a.first.tile - _fill(a.first) + _fill(b.first)
+    return frame_difference(shifted, b.first.tile) <= KIND_FRAME  # framed alike once a's fill is b's
 
 
 def _one_covered_look(
