@@ -126,9 +126,10 @@ def test_xbomb_and_ace(client, tmp_path):
 
 @pytest.mark.slow
 def test_window_moved_mid_game(tmp_path):
-    """The window moves every 4 moves, between the bot's reading and its clicks: the bot must find
-    the board again, and no click may land outside the board where the client really draws it."""
-    report, run = live_bench("xdemineur", 3, tmp_path, "--move-every", "4")  # one game may end sooner
+    """The window moves every 2 moves (a game lost in its first moves still sees one), between the bot's
+    reading and its clicks: the bot must find the board again, and no click may land outside the board
+    where the client really draws it."""
+    report, run = live_bench("xdemineur", 3, tmp_path, "--move-every", "2")  # one game may end sooner
     assert report["window_moves"] > 0
     assert report["relocations"] > 0
     assert_games_finished(report, run)
