@@ -33,12 +33,14 @@ import numpy as np
 from bot.capture import Resource, open_backend
 from bot.errors import AbortedError, InputError
 from bot.geometry import Region
+from bot.skin import NEW_GAME_KEYS
 
 LOGGER = logging.getLogger(__name__)
 
 BUTTONS = ("left", "right", "middle")
-KEYS = ("F2", "escape", "space", "enter")
-"""Keys the bot may press (F2 starts a new game in winmine-like clients)."""
+KEYS = (*NEW_GAME_KEYS, "escape", "space", "enter")
+"""Keys the bot may press: those that start a new game in some client (:data:`bot.skin.NEW_GAME_KEYS`),
+and a few to close a message; a chord such as ``ctrl+r`` is pressed as one."""
 
 
 @dataclass(frozen=True)
@@ -328,7 +330,7 @@ class PyAutoGuiInput(InputBackend):
 
     def _press(self, key: str) -> None:
         with self._sending(f"press {key}"):
-            self._gui.press(key.lower())
+            self._gui.hotkey(*key.lower().split("+"))
 
     @property
     def holds_screen(self) -> bool:  # type: ignore[override]

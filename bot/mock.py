@@ -98,9 +98,10 @@ class SimClient:
 
     Left click opens the cell under the pointer, right click toggles a flag, a middle click (or a
     chord) on a satisfied number opens its neighbours, and so does a left click on a number when
-    ``left_click_chords`` (minesweeper.online does that). A click on the face or F2 starts a new game
-    with the next seed. The timer runs on a fake clock: each action advances it by
-    ``seconds_per_action``, and :meth:`tick` advances it by hand, so runs are deterministic.
+    ``left_click_chords`` (minesweeper.online does that). A click on the face or F2 (the ways in
+    ``new_game_by``: also ``ctrl+r`` or ``ctrl+n``) starts a new game with the next seed. The timer
+    runs on a fake clock: each action advances it by ``seconds_per_action``, and :meth:`tick` advances
+    it by hand, so runs are deterministic.
     The size is a level name (``"expert"``, ``"16x30/99"``) or ``rows``, ``cols`` and ``mines``.
 
     Raises:
@@ -120,6 +121,8 @@ class SimClient:
         left_click_chords: bool = False,
         seconds_per_action: float = 0.5,
         disturbances: Disturbances | None = None,
+        new_game_by: tuple[str, ...] = ("face", "F2"),
+        dialog_at_end: int = 0,
         *,
         rows: int | None = None,
         cols: int | None = None,
@@ -142,6 +145,12 @@ class SimClient:
         self.left_click_chords = left_click_chords
         self.seconds_per_action = seconds_per_action
         self.disturbances = disturbances or Disturbances()
+        self.new_game_by = new_game_by
+        self.dialog_at_end = dialog_at_end
+        """Frames after a game's end at which a modal dialog (GNOME Mines' high scores) covers the
+        board's middle, taking every click and key until Escape closes it; 0: never."""
+        self._dialog: Region | None = None
+        self._frames_ended = 0
         self.moves_done = 0
         """Window moves so far (all games)."""
         self.covers_done = 0
@@ -156,6 +165,8 @@ class SimClient:
         self.games_started = 0
         self.clicks = 0
         self.history: list[SimClick] = []
+        self.keys: list[str] = []
+        """Every key pressed, in order."""
         self.pointer: tuple[int, int] | None = None
         self.clock = 0.0
         self._started_at: float | None = None
@@ -210,6 +221,7 @@ class SimClient:
     def new_game(self) -> None:
         """Start the next game (next seed), as the face button or F2 does."""
         self.game = self._new_game()
+        self._frames_ended = 0
 
     @property
     def status(self) -> GameStatus:
@@ -243,7 +255,12 @@ class SimClient:
             return
         self.tick(self.seconds_per_action)
         if event.kind == "press":
-            if event.detail == "F2":
+            self.keys.append(str(event.detail))
+            if self._dialog is not None:  # a modal dialog takes every key; Escape closes it
+                if event.detail == "escape":
+                    self._dialog = None
+                return
+            if event.detail in self.new_game_by:
                 self.new_game()
             return
         x, y = int(event.x), int(event.y)  # type: ignore[arg-type]
@@ -255,10 +272,11 @@ class SimClient:
         covered = self.cover is not None and self.cover.contains(x, y)
         self.clicks += 1
         self.history.append(SimClick(x, y, button, cell, on_face, covered))
-        if covered:
-            return  # the covering window took the click
+        if covered or self._dialog is not None:
+            return  # the covering window (or a modal dialog) took the click
         if on_face and button == "left":
-            self.new_game()
+            if "face" in self.new_game_by:
+                self.new_game()
         elif cell is not None:
             self._game_clicks += 1
             self._act(cell, button)
@@ -348,6 +366,11 @@ class SimClient:
         if self._pending:
             self._disturb()
         screen = self._painted()
+        self._show_dialog()
+        if self._dialog is not None:
+            screen = screen.copy()
+            d = self._dialog
+            screen[d.top : d.bottom, d.left : d.right] = (60, 60, 60)
         if self.cover is None:
             return screen
         self._cover_left -= 1
@@ -358,6 +381,15 @@ class SimClient:
         if self._cover_left <= 0:
             self.cover = None
         return covered
+
+    def _show_dialog(self) -> None:
+        """Count the frames since the game ended; at ``dialog_at_end`` of them, a dialog opens."""
+        if not self.dialog_at_end or not self.game.is_over():
+            return
+        self._frames_ended += 1
+        if self._frames_ended == self.dialog_at_end:
+            b = self.geometry.region()
+            self._dialog = Region(b.left + b.width // 4, b.top + b.height // 4, b.width // 2, b.height // 2)
 
     def _painted(self) -> np.ndarray:
         key = self._state_key()

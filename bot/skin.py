@@ -14,7 +14,7 @@ A skin folder looks like this (``templates/classic/`` is an example)::
       "description": "grey Windows look (winmine XP, Minesweeper X, minesweeper.online light)",
       "cell_size": 16,                 # nominal cell pitch in pixels at 100% scale
       "first_click_rule": "winxp",     # safe | zero | winxp | none  (bot.game.FirstClickRule)
-      "new_game": "face",              # how a new game starts: face | F2 | restart
+      "new_game": "face",              # how a new game starts: face | F2 | ctrl+r | ctrl+n | restart
       "cells": {"covered": "covered.png", "flag": "flag.png", "0": "0.png", ..., "8": "8.png",
                 "mine": "mine.png", "exploded": "exploded.png", "wrong_flag": "wrong_flag.png"},
       "faces": {"playing": "face_playing.png", "won": "face_won.png", "lost": "face_lost.png"},
@@ -65,7 +65,12 @@ STATE_NAMES: dict[str, Cell] = {
 """Skin metadata key for each cell state."""
 
 FACE_NAMES = ("playing", "won", "lost")
-NEW_GAME_WAYS = ("face", "F2", "restart")
+NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")
+"""Keys that start a new game, in the order ``auto`` tries them: F2 (winmine and its clones), Ctrl+R
+(GNOME Mines' "play again") and Ctrl+N ("new game" in KDE's KMines, Simon Tatham's Mines and most
+desktop programs; last, because a browser opens a window for it)."""
+
+NEW_GAME_WAYS = ("face", *NEW_GAME_KEYS, "restart")
 
 
 def shipped_skins_dir() -> Path:

@@ -720,6 +720,29 @@ def test_new_games_start_the_way_asked_or_the_first_that_works(way, expected):
     assert summary.games == 2 and summary.new_game == expected and client.games_started == 2
 
 
+@pytest.mark.parametrize("key", ["ctrl+r", "ctrl+n"])
+def test_a_client_that_starts_games_by_a_key_alone_is_found_out(key):
+    """GNOME Mines starts a new game by Ctrl+R, KMines and Simon Tatham's Mines by Ctrl+N, and neither
+    has a face or takes F2: auto tries the face, F2, then the keys, and keeps the one that worked."""
+    client = sim(rule="zero", new_game_by=(key,))
+    options = PlayOptions(games=3, settle_timeout=0.1)
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.games == 3 and summary.stopped is None and summary.new_game == key
+    assert client.keys[-2:] == [key, key] and client.keys.count("F2") == 1  # what worked is tried first
+    assert client.games_started == 3
+
+
+@pytest.mark.parametrize("frames", [1, 3, 6])
+def test_a_dialog_over_the_board_at_a_games_end_is_closed_by_escape(frames):
+    """GNOME Mines shows its high scores over the board when a game is won, and takes every key and
+    click until it is closed: the next game starts after Escape, whenever the dialog opened."""
+    client = sim(rule="zero", dialog_at_end=frames)
+    options = PlayOptions(games=3, settle_timeout=0.2)
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.games == 3 and summary.stopped is None and client.games_started == 3
+    assert client.keys.count("escape") == 2 and all_clicks_on_board_or_face(client)
+
+
 def test_a_new_game_that_never_shows_is_an_error_naming_what_was_tried():
     client = sim(rule="zero")
     options = PlayOptions(games=2, new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)

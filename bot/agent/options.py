@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.game import FirstClickRule
+from bot.skin import NEW_GAME_KEYS as NEW_GAME_KEYS
 
-NEW_GAME_WAYS = ("auto", "face", "F2", "restart", "click")
-"""How a new game starts: ``auto`` tries the skin's way, then the face, F2 and a restart, and keeps the
+NEW_GAME_WAYS = ("auto", "face", *NEW_GAME_KEYS, "restart", "click")
+"""How a new game starts: ``auto`` tries the skin's way, then the face, the keys and a restart, and keeps the
 first one that shows a fresh game; ``click:DX,DY`` clicks a button (a "New" or "Restart" button) at
 that offset in pixels from the board's top-left corner, so it follows the window when it moves."""
 
@@ -31,7 +32,8 @@ class NewGame:
 
 
 def parse_new_game(text: str) -> NewGame:
-    """A :class:`NewGame` from ``auto``, ``face``, ``F2``, ``restart`` or ``click:DX,DY``.
+    """A :class:`NewGame` from ``auto``, ``face``, a key (``F2``, ``ctrl+r``, ``ctrl+n``; any case),
+    ``restart`` or ``click:DX,DY``.
 
     Raises:
         ValueError: for anything else, naming the accepted forms.
@@ -44,8 +46,10 @@ def parse_new_game(text: str) -> NewGame:
                 f"bad new-game button {text!r}: use click:DX,DY (pixels from the board's corner)"
             ) from None
         return NewGame("click", (dx, dy))
+    text = {way.lower(): way for way in NEW_GAME_WAYS}.get(text.lower(), text)
     if text not in NEW_GAME_WAYS or text == "click":
-        raise ValueError(f"unknown new-game way {text!r}: use auto, face, F2, restart or click:DX,DY")
+        ways = ", ".join(NEW_GAME_WAYS[:-1])
+        raise ValueError(f"unknown new-game way {text!r}: use {ways} or click:DX,DY")
     return NewGame(text)
 
 

@@ -49,7 +49,7 @@ from bot.agent.ending import (
 from bot.agent.firstclick import FirstClickLog
 from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
-from bot.agent.options import NewGame, PlayOptions
+from bot.agent.options import NEW_GAME_KEYS, NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
 from bot.agent.unnamed import consensus, guess_around, relaxed
 from bot.board import Board, Cell, Coord
@@ -1520,7 +1520,7 @@ class Player:
         if asked.way != "auto":
             return [asked]
         assert self.skin is not None
-        names = [self.new_game_way, self.skin.new_game, "face", "F2", "restart"]
+        names = [self.new_game_way, self.skin.new_game, "face", *NEW_GAME_KEYS, "restart"]
         ways = []
         for name in names:
             if not name or name in ways or name == "click":
@@ -1542,8 +1542,8 @@ class Player:
             if face is not self.geometry.face and face not in self.mouse.extra_allowed:
                 self.mouse.allow(face)  # the learned button: clicked only to start a new game
             self.mouse.click(face.left + face.width // 2, face.top + face.height // 2)
-        elif way.way == "F2":
-            self.mouse.press("F2")
+        elif way.way in NEW_GAME_KEYS:
+            self.mouse.press(way.way)
         elif way.way == "restart":
             if self.restart is None:
                 raise MinebotError(
@@ -1606,6 +1606,7 @@ class Player:
         if self.skin is None or self.geometry is None:
             self._new_game_unseen()
             return
+        self._close_dialog()
         tried = []
         for way in self._new_game_ways():
             before = self._board_now()
@@ -1625,8 +1626,20 @@ class Player:
             tried.append(f"{way}: no new game showed")
         raise MinebotError(
             "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
-            "say how with --new-game face|F2|restart|click:DX,DY"
+            "say how with --new-game face|F2|ctrl+r|ctrl+n|restart|click:DX,DY"
         )
+
+    def _close_dialog(self) -> None:
+        """A board no longer readable as a game ended is most often under a dialog (GNOME Mines' high
+        scores, winmine's fastest time): Escape, every toolkit's key to close one, is pressed once and
+        the board waited for (``settle_timeout``) before a new game is asked for."""
+        if self._board_now() is not None:
+            return
+        LOGGER.info("the board cannot be read as the game ended (a dialog over it?): Escape")
+        self.mouse.press("escape")
+        deadline = self.clock() + self.options.settle_timeout
+        while self._board_now() is None and self.clock() < deadline:
+            self.sleep(0.05)
 
     def _new_game_unseen(self) -> None:
         """A new game when the board was never found: only a restart of the client can give one."""
