@@ -321,9 +321,16 @@ def test_ctrl_c_stops_cleanly_with_the_games_so_far():
 
 
 def play_disturbed(disturbances, games=2, level="intermediate", **options):
+    """Play with windows moved and covered; the player's clock runs only as it sleeps, so a cover that
+    lasts some frames ends within ``cover_wait`` however slowly this machine reads them."""
     client = SimClient(level, seed=7, screen_size=(1024, 768), disturbances=disturbances)
     options = PlayOptions(games=games, cover_wait=5, **options)
-    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    summary = Player(client.capture, client.input, options, clock=lambda: now[0], sleep=sleep).run()
     return client, summary
 
 
