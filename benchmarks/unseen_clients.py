@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -60,14 +61,18 @@ class Unseen:
     """Window size to set (KMines scales its board with its window), or None to keep the client's."""
     bus: bool = False
     """The client needs a D-Bus session (KDE programs): run it under ``dbus-run-session``."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables the client runs with (a GTK theme, for one)."""
 
 
-def _gnome(theme: str) -> Unseen:
+def _gnome(theme: str, gtk: str = "") -> Unseen:
     settings = (
         "[org/gnome/Mines]\nwindow-width=1260\nwindow-height=860\n"
         f"theme='{theme}'\nuse-animations=false\nuse-question-marks=false\n"
     )
-    return Unseen(f"gnome-mines/{theme}", "/usr/games/gnome-mines", (), settings, ((424, 690),))
+    name = f"gnome-mines/{theme}" + (f"+{gtk}" if gtk else "")
+    env = (("GTK_THEME", gtk),) if gtk else ()
+    return Unseen(name, "/usr/games/gnome-mines", (), settings, ((424, 690),), env=env)
 
 
 def _kmines(theme: str, size: tuple[int, int] | None) -> Unseen:
@@ -132,6 +137,7 @@ CLIENTS: dict[str, Unseen] = {
         _gnome("default"),
         _gnome("bgcolors"),
         _gnome("classic"),
+        _gnome("default", "Adwaita:dark"),
         Unseen("sgt-mines", "/usr/games/sgt-mines", ("30x16n99",)),
         _kmines("default", (1200, 800)),
         _kmines("default", None),
@@ -147,11 +153,23 @@ def _xdotool(env: dict[str, str], *args: str) -> str:
     return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, check=False).stdout
 
 
+def _keep_focus(env: dict[str, str], window: tuple[str, ...], stop: threading.Event) -> None:
+    """What a window manager does and Xvfb has none for: when no window has the keyboard (a dialog
+    closed, e.g. a high-score table after Escape), give it back to the game's window, so that the keys
+    the bot presses for a new game reach it. A window that has the keyboard keeps it."""
+    while not stop.wait(0.5):
+        if _xdotool(env, "getwindowfocus").strip():
+            continue
+        visible = _xdotool(env, "search", "--onlyvisible", *window).split()
+        if visible:
+            _xdotool(env, "windowfocus", visible[-1])
+
+
 def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: int = 1) -> list[dict]:
     """``session`` games on a fresh client in one bot process (the bot starts every game after the first
     itself: the face, F2, ...): the bot's result lines (its results log), or an error line."""
     with tempfile.TemporaryDirectory() as config, VirtualDisplay(*SCREEN) as display:
-        env = dict(display.env, NO_AT_BRIDGE="1", XDG_CONFIG_HOME=config)
+        env = dict(display.env, NO_AT_BRIDGE="1", XDG_CONFIG_HOME=config, **dict(client.env))
         files = list(client.config)
         if client.settings:
             files.append(("glib-2.0/settings/keyfile", client.settings))
@@ -168,6 +186,7 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: i
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+        focus = threading.Event()  # set: the focus keeper stops
         try:
             time.sleep(4)
             windows = _xdotool(env, "search", "--onlyvisible", *client.window).split()
@@ -179,6 +198,7 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: i
             for x, y in client.start_clicks:
                 _xdotool(env, "mousemove", str(x), str(y), "click", "1")
                 time.sleep(2)
+            threading.Thread(target=_keep_focus, args=(env, client.window, focus), daemon=True).start()
             before = log.read_text().count("\n") if log.exists() else 0
             bot_env = dict(os.environ, **display.env)
             cmd = [sys.executable, "-m", "bot", "play", "--games", str(session)]
@@ -198,6 +218,7 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: i
             tail = said or (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             return [*played, {"status": "error", "error": tail[0], "seconds": time.monotonic() - started}]
         finally:  # the whole session: dbus-run-session's bus and client go too
+            focus.set()
             os.killpg(game.pid, signal.SIGTERM)
             try:
                 game.wait(5)

@@ -170,6 +170,9 @@ the ring is taken further out, at most this many times; then it is no longer che
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+NEW_GAME_LOOKS = 3
+"""Least number of looks for a new game after asking for one, however long the wait has been."""
+
 BUTTON_TICK = 1.5
 """Seconds between grabs of the band above the board while a game is on: what changed between the
 last two (a timer) is not the status button (:meth:`Player._watch_button`)."""
@@ -1570,11 +1573,15 @@ class Player:
         it), playing, showing no flag (a new game has none: flags read there are an old game's, or a
         lost board's mines misread), and neither the board the last game ended on nor the one on
         screen ``before`` the new game was asked for (unless that was untouched too). Whatever cannot
-        be read meanwhile is not the new game yet."""
+        be read meanwhile is not the new game yet. The screen is looked at ``NEW_GAME_LOOKS`` times at
+        least, however long each look takes (a client named nowhere is located and read with no skin,
+        which on a loaded machine can take most of the wait)."""
         wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
         deadline = self.clock() + wait
         size = None if self.geometry is None else (self.geometry.rows, self.geometry.cols)
+        looks = 0
         while True:
+            looks += 1
             try:
                 g = self.locate()
                 if size is not None and (g.rows, g.cols) != size:
@@ -1592,7 +1599,7 @@ class Player:
                 raise
             except MinebotError as exc:
                 LOGGER.info("no new game yet: %s", exc)
-            if self.clock() > deadline:
+            if self.clock() > deadline and looks >= NEW_GAME_LOOKS:
                 return False
             self.sleep(0.05)
 
