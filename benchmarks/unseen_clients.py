@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -155,10 +156,14 @@ def _xdotool(env: dict[str, str], *args: str) -> str:
 
 def _keep_focus(env: dict[str, str], window: tuple[str, ...], stop: threading.Event) -> None:
     """What a window manager does and Xvfb has none for: when no window has the keyboard (a dialog
-    closed, e.g. a high-score table after Escape), give it back to the game's window, so that the keys
-    the bot presses for a new game reach it. A window that has the keyboard keeps it."""
+    closed, e.g. a high-score table after Escape, and the keyboard went back to the root window), give
+    it back to the game's window, so that the keys the bot presses for a new game reach it. A window
+    that has the keyboard keeps it."""
+    root = subprocess.run(["xwininfo", "-root"], env=env, capture_output=True, text=True, check=False).stdout
+    found = re.search(r"Window id: (0x[0-9a-f]+)", root)
+    root_id = str(int(found.group(1), 16)) if found else ""
     while not stop.wait(0.5):
-        if _xdotool(env, "getwindowfocus").strip():
+        if _xdotool(env, "getwindowfocus").strip() not in ("", root_id):
             continue
         visible = _xdotool(env, "search", "--onlyvisible", *window).split()
         if visible:
