@@ -32,6 +32,20 @@ def test_simon_tathams_mines_fresh_board():
     assert (reading.board.cells == Cell.COVERED).all()
 
 
+def test_simon_tathams_mines_status_line_gives_no_mine_count():
+    """Its status line, ``[0:00] Marked: 0 / 99``, holds no mines-left counter. The strip of light
+    panel between the timer's last ``0`` and its ``]`` was read as a light ``3``, the last word of a
+    labelled line, and play took 3 mines left on a 99-mine board (a custom board would have been
+    played with them). A glyph in the panel's own colour is no glyph."""
+    from bot.vision.counter import mine_counter
+
+    image = cv2.imread(str(DATA / "sgt_mines_fresh.png"))
+    board = Board.from_text("\n".join(["." * 30] * 16), mines=99)
+    for left in (27.95, 29.875):  # the grid as the skinless reader and the classic skin find it
+        counter = mine_counter(image, Geometry(left, 54.9, 20, 20, 16, 30), board)
+        assert counter.value is None and not counter.displays, (left, counter)
+
+
 def test_simon_tathams_mines_covered_and_revealed_tiles_told_apart_by_their_frames():
     """Covered tiles (light, a thin bevel) and revealed ones (a shade darker, a grid line) are close in
     colour; framed differently, they are two kinds, and the digits say which is revealed."""

@@ -414,10 +414,9 @@ def find_displays(image: np.ndarray, geometry: Geometry, text: bool = True) -> l
     return sorted(found, key=lambda d: (d.region.top // max(1, d.region.height), d.region.left))
 
 
-def _ink_masks(window: np.ndarray, pitch: float) -> list[np.ndarray]:
+def _ink_masks(grey: np.ndarray, pitch: float) -> list[np.ndarray]:
     """Text strokes darker (then lighter) than the panel around them: the image's difference from its
     stroke-wide closing (opening)."""
-    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
     kernel = np.ones((max(5, round(pitch / 2)) | 1,) * 2, np.uint8)
     dark = cv2.subtract(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel), grey)
     light = cv2.subtract(grey, cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel))
@@ -522,18 +521,37 @@ def _split(glyphs: list[_Glyph], joined) -> list[list[_Glyph]]:
     return runs
 
 
+def _stands_out(grey: np.ndarray, ink: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray) -> bool:
+    """Whether a glyph's ink (``ink``, a mask of its box) differs from the panel around it (the pixels
+    within half its height that are no ink of its kind, ``mask``) by half ``TEXT_CONTRAST``: a strip
+    of panel left between two dark glyphs (``0]`` of a timer) is lighter than their closing, as light
+    text would be, but it is the panel's own colour."""
+    x, y, w, h = box
+    pad = max(2, h // 2)
+    top, left = max(0, y - pad), max(0, x - pad)
+    around = grey[top : y + h + pad, left : x + w + pad][mask[top : y + h + pad, left : x + w + pad] == 0]
+    inside = grey[y : y + h, x : x + w][ink]
+    if not around.size or not inside.size:
+        return False
+    return abs(float(np.median(inside)) - float(np.median(around))) >= TEXT_CONTRAST / 2
+
+
 def _text_numbers(window: np.ndarray, pitch: float) -> list[Display]:
     """Labelled numbers in the window's text (``UXB : 82``): on a line of text, the last word, when it
     is all digits of one height and the words before it on the line (its label, two glyphs or more,
-    of about its height) are not all digits."""
+    of about its height) are not all digits. A glyph whose ink is the panel's own colour is no glyph
+    (:func:`_stands_out`)."""
     found = []
-    for mask in _ink_masks(window, pitch):
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
+    for mask in _ink_masks(grey, pitch):
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         glyphs: list[_Glyph] = []
         for label in range(1, count):
             x, y, w, h = (int(v) for v in stats[label, :4])
             if max(MIN_TEXT, 0.25 * pitch) <= h <= 2.5 * pitch and w <= 1.2 * h:
-                glyphs.append((x, y, w, h, read_glyph(labels[y : y + h, x : x + w] == label)))
+                ink = labels[y : y + h, x : x + w] == label
+                if _stands_out(grey, ink, (x, y, w, h), mask):
+                    glyphs.append((x, y, w, h, read_glyph(ink)))
         glyphs.sort()
         lines = _split(glyphs, lambda a, b: abs(a[1] + a[3] - b[1] - b[3]) <= 0.2 * max(a[3], b[3]))
         for line in lines:
