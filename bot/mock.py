@@ -123,6 +123,7 @@ class SimClient:
         disturbances: Disturbances | None = None,
         new_game_by: tuple[str, ...] = ("face", "F2"),
         dialog_at_end: int = 0,
+        cursor: bool = False,
         *,
         rows: int | None = None,
         cols: int | None = None,
@@ -151,6 +152,9 @@ class SimClient:
         board's middle, taking every click and key until Escape closes it; 0: never."""
         self._dialog: Region | None = None
         self._frames_ended = 0
+        self.cursor = cursor
+        """The pointer is drawn into every frame, an arrow at its tip (some captures include it): over a
+        cell, its pixels are the arrow's."""
         self.moves_done = 0
         """Window moves so far (all games)."""
         self.covers_done = 0
@@ -365,7 +369,7 @@ class SimClient:
         """
         if self._pending:
             self._disturb()
-        screen = self._painted()
+        screen = self._with_cursor(self._painted())
         self._show_dialog()
         if self._dialog is not None:
             screen = screen.copy()
@@ -381,6 +385,20 @@ class SimClient:
         if self._cover_left <= 0:
             self.cover = None
         return covered
+
+    def _with_cursor(self, screen: np.ndarray) -> np.ndarray:
+        """The screen with the pointer's arrow drawn at the pointer, when ``cursor``."""
+        if not self.cursor or self.pointer is None:
+            return screen
+        x, y = self.pointer
+        drawn = screen.copy()
+        for row in range(18):  # a left-pointing arrow: a white wedge outlined in black
+            width = min(row, 11) + 1
+            part = drawn[y + row : y + row + 1, x : x + width]
+            part[:] = 255
+            part[:, :1] = 0
+            part[:, width - 1 :] = 0
+        return drawn
 
     def _show_dialog(self) -> None:
         """Count the frames since the game ended; at ``dialog_at_end`` of them, a dialog opens."""

@@ -750,6 +750,18 @@ def test_a_dialog_over_the_board_at_a_games_end_is_closed_by_escape(frames):
     assert client.keys.count("escape") == 2 and all_clicks_on_board_or_face(client)
 
 
+def test_a_pointer_left_over_the_board_at_the_start_is_moved_off_it():
+    """The user's pointer may rest on the board when minebot starts (GNOME Mines then lights the tile
+    under it; here the arrow is drawn into the capture): the board found cannot be read, so the pointer
+    is moved beside the grid found by structure and the board looked at again, instead of stopping."""
+    client = sim(level="expert", rule="zero", cursor=True)
+    client.pointer = client.geometry.cell_center((5, 7))
+    options = PlayOptions(games=1, skin="classic")
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.games == 1 and summary.stopped is None and summary.results[0].error is None
+    assert client.history[0].cell is not None  # the first click is a cell's
+
+
 def test_a_new_game_that_never_shows_is_an_error_naming_what_was_tried():
     client = sim(rule="zero")
     options = PlayOptions(games=2, new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)

@@ -342,7 +342,14 @@ class Player:
         from bot.vision.grid import MIN_SIDE
 
         screen, image = self._screen_image()
-        reading = read_screen(image, self.options.skin if self.skin is None else self.skin)
+        skin = self.options.skin if self.skin is None else self.skin
+        try:
+            reading = read_screen(image, skin)
+        except RecognitionError:
+            if not self._park_beside_grid(image, screen):
+                raise
+            screen, image = self._screen_image()
+            reading = read_screen(image, skin)
         g = reading.geometry
         if min(g.rows, g.cols) < MIN_SIDE:  # a page or window still drawing, a toolbar: not the board
             raise BoardNotFoundError(
@@ -356,6 +363,23 @@ class Player:
         g = reading.geometry
         LOGGER.info("board %dx%d at %s, skin %s", g.rows, g.cols, self.geometry.region(), self.skin.name)
         return self.geometry
+
+    def _park_beside_grid(self, image: np.ndarray, screen: Region) -> bool:
+        """A board found but not read may have the pointer over a cell (GNOME Mines lights the tile under
+        it): move the pointer beside the grid found by structure, wait for the client to redraw, and
+        say whether there is a grid to look at again (before the first look, where the board is, and
+        so where the pointer must not be, is not known)."""
+        g = self._grid_only(image)
+        if g is None:
+            return False
+        r, board = self._ratio, g.region()
+        left, top = screen.left + board.left / r, screen.top + board.top / r
+        right = screen.left + board.right / r
+        x = right + RING + 12 if right + RING + 12 < screen.right - 2 else left - RING - 12
+        LOGGER.info("the board found cannot be read: the pointer is moved off it, and it is looked at again")
+        self.mouse.move(max(screen.left + 2, round(x)), round(top + board.height / r / 2))
+        self.sleep(max(self.options.quiet, 0.1))
+        return True
 
     def _game_mines(self, image: np.ndarray, reading: object) -> tuple[int | None, str]:
         """The mine total: --mines, else the standard level's for the size, else the client's counter
