@@ -66,14 +66,19 @@ class Unseen:
     """Environment variables the client runs with (a GTK theme, for one)."""
 
 
-def _gnome(theme: str, gtk: str = "") -> Unseen:
+def _gnome(theme: str, gtk: str = "", size: tuple[int, int] = (1260, 860)) -> Unseen:
     settings = (
-        "[org/gnome/Mines]\nwindow-width=1260\nwindow-height=860\n"
+        f"[org/gnome/Mines]\nwindow-width={size[0]}\nwindow-height={size[1]}\n"
         f"theme='{theme}'\nuse-animations=false\nuse-question-marks=false\n"
     )
-    name = f"gnome-mines/{theme}" + (f"+{gtk}" if gtk else "")
+    name = (
+        f"gnome-mines/{theme}"
+        + (f"+{gtk}" if gtk else "")
+        + ("" if size == (1260, 860) else f"@{size[0]}x{size[1]}")
+    )
     env = (("GTK_THEME", gtk),) if gtk else ()
-    return Unseen(name, "/usr/games/gnome-mines", (), settings, ((424, 690),), env=env)
+    start = (round(size[0] * 424 / 1260), round(size[1] * 690 / 860))  # the size menu's "30 x 16"
+    return Unseen(name, "/usr/games/gnome-mines", (), settings, (start,), env=env)
 
 
 def _kmines(theme: str, size: tuple[int, int] | None) -> Unseen:
@@ -139,7 +144,9 @@ CLIENTS: dict[str, Unseen] = {
         _gnome("bgcolors"),
         _gnome("classic"),
         _gnome("default", "Adwaita:dark"),
+        _gnome("bgcolors", "Adwaita:dark", (900, 640)),
         Unseen("sgt-mines", "/usr/games/sgt-mines", ("30x16n99",)),
+        Unseen("sgt-mines@1200x800", "/usr/games/sgt-mines", ("30x16n99",), size=(1200, 800)),
         _kmines("default", (1200, 800)),
         _kmines("default", None),
         _kmines("classic", (1200, 800)),
