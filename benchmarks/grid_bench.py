@@ -4,7 +4,8 @@ Run: ``python benchmarks/grid_bench.py`` (``--quick``: fewer rendered screens). 
 
 1. every real capture with a ``.json`` truth in ``tests/data/real`` (per client and capture set): frames
    found exactly (rows and columns exact, cell (0, 0) within 1 px, pitch within half a pixel over the
-   board), found but not exactly, and not found; plain and through the night-light tint;
+   board), found but not exactly, and not found; plain and through the night-light tint; and the
+   origin (phase) error of the grids found at the right size: median, largest, share within 0.5 px;
 2. rendered 1920x1080 classic screens (desktop clutter, the client window anywhere) at scales 1-2, and
    the made-up looks of ``tests/styles.py`` at scales 1-2, counted the same way;
 3. screens with no board (the desktop alone, noise, a blank screen): must raise;
@@ -51,48 +52,75 @@ def exact(found: Geometry, truth: Geometry) -> bool:
     )
 
 
-def outcome(image: np.ndarray, truth: Geometry) -> str:
+def outcome(image: np.ndarray, truth: Geometry, errors: list[float] | None = None) -> str:
+    """``exact``, ``wrong`` or ``missed``; with ``errors``, the origin error of a grid found at the right
+    size (the larger of its left and top errors, px) is appended to it."""
     try:
         found = find_grid(image).geometry
     except BoardNotFoundError:
         return "missed"
+    if errors is not None and (found.rows, found.cols) == (truth.rows, truth.cols):
+        errors.append(max(abs(found.left - truth.left), abs(found.top - truth.top)))
     return "exact" if exact(found, truth) else "wrong"
 
 
-def _table(title: str, counts: dict[str, dict[str, int]]) -> None:
-    print(f"\n{title}\n\n| set | frames | exact | found, not exact | not found |\n|---|---|---|---|---|")
+def _phase(errors: list[float]) -> str:
+    """Median and largest origin error, and the share within half a pixel."""
+    if not errors:
+        return "- | - | -"
+    within = sum(e <= 0.5 for e in errors) / len(errors)
+    return f"{statistics.median(errors):.2f} | {max(errors):.2f} | {within:.0%}"
+
+
+def _table(title: str, counts: dict[str, dict[str, int]], errors: dict[str, list[float]]) -> None:
+    """Per set: frames, exact, found not exact, not found; and the origin error of grids found at the
+    right size (median, largest, share within half a pixel), then over all sets."""
+    print(
+        f"\n{title}\n\n| set | frames | exact | found, not exact | not found "
+        "| origin error median px | max px | within 0.5 px |\n|---|---|---|---|---|---|---|---|"
+    )
     for key in sorted(counts):
         c = counts[key]
         total = sum(c.values())
-        print(f"| {key} | {total} | {c['exact']} | {c['wrong']} | {c['missed']} |")
+        print(f"| {key} | {total} | {c['exact']} | {c['wrong']} | {c['missed']} | {_phase(errors[key])} |")
+    every = [e for key in errors for e in errors[key]]
+    print(
+        f"\nOrigin error over {len(every)} grids found at the right size (median | max | within 0.5 px): "
+        f"{_phase(every)}"
+    )
 
 
 def real_captures() -> None:
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    errors: dict[str, list[float]] = defaultdict(list)
     for sidecar in sorted(REAL.glob("**/*.json")):
         g = json.loads(sidecar.read_text())["geometry"]
         truth = Geometry(g["left"], g["top"], g["pitch_x"], g["pitch_y"], g["rows"], g["cols"])
         image = cv2.imread(str(sidecar.with_suffix(".png")))
         key = str(sidecar.parent.relative_to(REAL))
-        counts[key][outcome(image, truth)] += 1
-        counts[key + " (tinted)"][outcome(night_light(image), truth)] += 1
-    _table("Real captures (tests/data/real, truth from the .json sidecars)", counts)
+        counts[key][outcome(image, truth, errors[key])] += 1
+        tinted = key + " (tinted)"
+        counts[tinted][outcome(night_light(image), truth, errors[tinted])] += 1
+    _table("Real captures (tests/data/real, truth from the .json sidecars)", counts, errors)
 
 
 def rendered(quick: bool) -> None:
     boards = {"expert": mid_game(16, 30, 99, seed=3), "beginner": mid_game(9, 9, 10, seed=4)}
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    errors: dict[str, list[float]] = defaultdict(list)
     seeds = range(2 if quick else 5)
     for name, board in boards.items():
         for scale in SCALES:
             for seed in seeds:
                 image, truth = render_screen(board, "classic", scale, seed=seed)
-                counts[f"classic {name} x{scale}"][outcome(image, truth)] += 1
+                key = f"classic {name} x{scale}"
+                counts[key][outcome(image, truth, errors[key])] += 1
         for look in LOOKS.values():
             for scale in SCALES:
                 image, truth = screenshot(board, look, scale)
-                counts[f"{look.name} {name} x{scale}"][outcome(image, truth)] += 1
-    _table("Rendered screens (classic: 1920x1080 desktop; looks: tests/styles.py windows)", counts)
+                key = f"{look.name} {name} x{scale}"
+                counts[key][outcome(image, truth, errors[key])] += 1
+    _table("Rendered screens (classic: 1920x1080 desktop; looks: tests/styles.py windows)", counts, errors)
 
 
 def no_board() -> None:

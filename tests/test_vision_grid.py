@@ -278,3 +278,25 @@ def test_a_board_whose_faces_lie_in_small_clusters_apart_is_found():
     t = _truth(png)
     assert (fit.geometry.rows, fit.geometry.cols) == (t.rows, t.cols)
     assert abs(fit.geometry.left - t.left) <= 1.5 and abs(fit.geometry.top - t.top) <= 1.5
+
+
+@pytest.mark.parametrize(
+    ("look", "scale", "seed"),
+    [
+        ("flat", 1.0, 23),  # its last two columns, glyphs between lines, then the frame: was 12x18
+        ("flat", 1.25, 23),  # two such columns inside, two at the edge: was 12x15
+        ("crossed", 1.5, 23),  # the same board in another look at 1.5x: was 12x18
+        ("tinted", 1.5, 21),  # weak columns between opened cells drawn with few lines: was 12x7
+    ],
+)
+def test_columns_of_glyphs_between_weak_lines_are_the_boards(look, scale, seed):
+    """A lost board, mostly opened, shows columns with no faces whose grid lines are weak beside their
+    glyphs (mines and numbers). Up to :data:`grid.MERGE_CELLS` of them between strips with the board's
+    structure are the board's (a board has no holes), and so are such columns at its edge when a line
+    crosses every one of their boundaries, up to a frame with none: the board is found whole."""
+    from styles import fit_board
+
+    look = LOOKS[look]
+    board = fit_board(mid_game(12, 20, 62, seed=seed, opened=0.4, lost=seed % 2 == 1), look)
+    image, truth = screenshot(board, look, scale)
+    assert_exact(find_grid(image).geometry, truth)

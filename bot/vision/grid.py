@@ -20,7 +20,10 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
 4. *Extent.* Rows and columns are added (or trimmed) while their cells show the board's own structure:
    faces of the board's kinds, or boundaries across the strip at the lattice's positions (grid lines
    between opened cells with no faces of their own). A frame, a header with counters and a face
-   button, or a toolbar shows neither, so the board stops at its real edge.
+   button, or a toolbar shows neither, so the board stops at its real edge. A few strips whose lines
+   are weak beside their glyphs (a lost board's mines and numbers) are the board's between strips
+   that show its structure (a board has no holes), and at its edge when a line crosses every one of
+   their boundaries.
 5. *Check.* A board has at least :data:`MIN_SIDE` rows and columns: a row of buttons or an LCD counter
    is never one. The cell face (``inset``) is what lies between separators every cell shares (grid
    lines and gaps have one colour whatever the cell shows).
@@ -795,10 +798,10 @@ def _grow(board: _Board, faces: Boxes, trim: bool = True) -> None:
             changed = False
             a = board.ay if axis == 0 else board.ax
             trimmable = trim and a.count > MIN_SIDE
-            if trimmable and not _strip_ok(board, faces, axis, 0):
+            if trimmable and not _kept(board, faces, axis, 0):
                 _set(board, axis, replace(a, start=a.start + a.pitch, count=a.count - 1))
                 changed = True
-            elif trimmable and not _strip_ok(board, faces, axis, a.count - 1):
+            elif trimmable and not _kept(board, faces, axis, a.count - 1):
                 _set(board, axis, replace(a, count=a.count - 1))
                 changed = True
             elif before := _reach(board, faces, axis, True):
@@ -807,6 +810,12 @@ def _grow(board: _Board, faces: Boxes, trim: bool = True) -> None:
             elif after := _reach(board, faces, axis, False):
                 _set(board, axis, replace(a, count=a.count + after))
                 changed = True
+
+
+def _kept(board: _Board, faces: Boxes, axis: int, index: int) -> bool:
+    """Whether an outer strip stays: it shows the board's structure, or a line across every boundary
+    (what :func:`_reach` takes at the board's edge)."""
+    return _strip_ok(board, faces, axis, index) or _lined_across(board, axis, index)
 
 
 def _gap(board: _Board, faces: Boxes, axis: int, index: int) -> bool:
@@ -839,16 +848,35 @@ def _cut_at_gaps(board: _Board, faces: Boxes) -> None:
 
 
 def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
-    """Strips to add on one side of the board: 1 when the next shows the board's structure; 2 when it
-    shows grid lines across it but too weakly (glyphs and mines between them, few faces) and the one
-    after it shows the structure (a board has no holes); else 0. A frame or a gap shows no lines."""
+    """Strips to add on one side of the board: 1 when the next shows the board's structure; ``n + 1``
+    when the next ``n`` (up to :data:`MERGE_CELLS`) show grid lines across them but too weakly (glyphs
+    and mines between them, few faces) and the one after them shows the structure (a board has no
+    holes); ``n`` when those ``n`` show a line across every boundary (:func:`_lined_across`) and the
+    one after them shows too few lines (the board's edge: its last cells, then its frame); else 0. A
+    frame or a gap between boards shows few lines."""
     count = (board.ay if axis == 0 else board.ax).count
-    near, far = (-1, -2) if before else (count, count + 1)
-    if _strip_ok(board, faces, axis, near):
-        return 1
-    found = _strip_lines(board, axis, near)
-    lined = found is not None and found[0] >= STRIP_SHARE
-    return 2 if lined and _strip_ok(board, faces, axis, far) else 0
+    step = -1 if before else 1
+    near = -1 if before else count
+    whole = True  # every strip of the run so far has a line across every boundary
+    for run in range(MERGE_CELLS + 1):
+        index = near + run * step
+        if _strip_ok(board, faces, axis, index):
+            return run + 1
+        found = _strip_lines(board, axis, index)
+        if found is None:
+            return 0
+        if found[0] < STRIP_SHARE:
+            return run if whole else 0
+        whole = whole and found[0] >= 1.0
+    return 0
+
+
+def _lined_across(board: _Board, axis: int, index: int) -> bool:
+    """Whether strip ``index`` shows a grid line across every one of its inner boundaries: the board's
+    own lattice, cell by cell, however many glyphs lie between the lines (a header's text or a row of
+    buttons lines up with a few of the board's boundaries, not all)."""
+    found = _strip_lines(board, axis, index)
+    return found is not None and found[0] >= 1.0
 
 
 def _typical_line(board: _Board, axis: int) -> float:
@@ -1125,13 +1153,14 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     """The sides (``top``, ``bottom``, ``left``, ``right``) of a board found some other way (a skin's
     templates) beyond which its lattice goes on: the strip of cells just outside shows the board's
     structure by the rule :func:`find_grids` grows a board by (faces of the board's sizes, or grid
-    lines across it, in the next strip or the one after it). A reading of such a board is of part of
-    it. Cheap: looks only next to the board.
+    lines across it, in the next strip or, past up to :data:`MERGE_CELLS` strips of lines alone, the
+    one after them). A reading of such a board is of part of it. Cheap: looks only next to the board.
     """
     height, width = image.shape[:2]
     px, py = geometry.pitch_x, geometry.pitch_y
     region = geometry.region()
-    mx, my = 2 * px + 3, 2 * py + 3  # two strips beyond each side and the line after them
+    strips = MERGE_CELLS + 1  # strips beyond each side :func:`_reach` may look at
+    mx, my = strips * px + 3, strips * py + 3  # and the line after them
     x0, y0 = max(0, int(region.left - mx)), max(0, int(region.top - my))
     x1, y1 = min(width, int(math.ceil(region.right + mx))), min(height, int(math.ceil(region.bottom + my)))
     gray = np.ascontiguousarray(grey(image[y0:y1, x0:x1]))
