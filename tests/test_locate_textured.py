@@ -88,8 +88,9 @@ def test_a_board_drawn_at_another_cell_size_is_refused_saying_why(yes_skin):
     image = cv2.imread(str(XBOMB / "small_fresh.png"))
     with pytest.raises(
         BoardNotFoundError, match=r"8x8 at \(5, 37\).*50\.0 px cells: not drawn with this skin"
-    ):
+    ) as refused:
         locate_board(image, yes_skin)
+    assert "the skin's cells are 20 px" in str(refused.value)
 
 
 def test_a_shipped_skin_is_not_bent_to_a_board_drawn_in_another_look():

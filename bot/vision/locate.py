@@ -686,21 +686,25 @@ def _located_by_structure(
     skin reads it nearly whole (:func:`_too_uncertain`), no row or column just outside it reads as the
     skin's cells (the board drawn is no larger than the grid) and it covers every piece.
     """
-    try:
-        grids = _screen_grids(image)
-    except BoardNotFoundError:
-        return None, ""
     reasons = []
-    for grid in grids:
+    for grid in _screen_grids(image):
         if pieces and not all(_holds(grid, piece.geometry) for piece in pieces):
             reasons.append(f"{_describe(grid)} does not hold the {len(pieces)} pieces")
             continue
         geometry = _snap(image, grid, skin, {})
         reading = classify_cells(image, geometry, skin, colours=None)
         if _off_colour(reading):
+            resized = abs(geometry.pitch_x / skin.cell_size - 1.0) > 0.1
+            hint = (
+                f"; the skin's cells are {skin.cell_size} px: a client that draws this board at another size "
+                "may need a skin calibrated from a screenshot of it"
+                if resized
+                else ""
+            )
             reasons.append(
                 f"{_describe(geometry)}, {geometry.pitch_x:.1f} px cells: not drawn with this skin's "
-                f"templates (median distance {np.median(reading.distance):.1f}, at most {SHIFT_DISTANCE:.0f})"
+                f"templates (median distance {np.median(reading.distance):.1f}, at most {SHIFT_DISTANCE:.0f}"
+                f"{hint})"
             )
         elif _too_uncertain(reading, skin):
             share = float(reading.uncertain_mask().mean())
