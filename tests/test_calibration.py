@@ -379,8 +379,9 @@ def _real_sets() -> list:
     from benchmarks.calibration_real import sets
 
     grid_misses = {  # sets --yes cannot label yet (see docs/benchmarks.md, Calibration)
-        "xbomb": "lost + opening calibrate with no question (tests/test_calibration_reader.py), but a skin "
-        "finds no board whose covered cells are dithered (no flat face): expert_fresh, small_* refused",
+        "xbomb": "lost + opening calibrate with no question (tests/test_calibration_reader.py) and the skin "
+        "reads every Expert frame; small_fresh.png is refused: its 50 px cells keep 2 px grid lines, so the "
+        "20 px skin's templates do not fit them (tests/test_locate_textured.py)",
     }
     out = []
     for folder in sets(REAL):

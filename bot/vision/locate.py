@@ -24,6 +24,12 @@ Scale-free, so display scaling and browser zoom need no search over scales:
    cells (:mod:`bot.vision.tint`) on the found grid, or on lattices of flat blobs of any colour, and the
    board is located again on the screenshot mapped back.
 
+6. *Structure.* When faces find no board (a covered tile with no flat face: dithered, shaded) or
+   several pieces of one (parted by cells the skin cannot read), the skinless grid finder's board
+   (:mod:`bot.vision.grid`) is read with the skin, and taken only when its cells sit as near the skin's
+   templates as a board found by its faces, the skin reads it nearly whole, and it is the whole board
+   drawn; otherwise the error says why it was not taken.
+
 Fallbacks (a looser colour tolerance for recompressed screenshots, a colour shift undone) are recorded
 in :attr:`Location.notes` and logged at INFO.
 """
@@ -67,6 +73,9 @@ SHIFT_NUDGES = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1,
 
 SHIFT_GROUPS = 3
 """Largest lattices of flat blobs tried as boards when no board of the skin's colours is found."""
+
+STRUCTURE_GRIDS = 3
+"""Best boards of the skinless grid finder tried with the skin when faces find no one board."""
 
 COLOUR_TOLERANCES = (20, 44)
 """Per-channel colour tolerance for face blobs: the strict pass, then the fallback pass."""
@@ -608,10 +617,13 @@ def locate_board(image: np.ndarray, skin: Skin) -> Location:
     When no board is found, or the one found reads far from the skin's templates, the screen's colours
     may be shifted (a night light, gamma): the shift is estimated from the board's own cells
     (:mod:`bot.vision.tint`), and the board found again on the screenshot mapped back, if that reads
-    surer. The mapping is remembered for the skin's later readings (:func:`remember_colours`).
+    surer. The mapping is remembered for the skin's later readings (:func:`remember_colours`). When
+    faces find no board, or several pieces of one, the skinless grid finder's board is tried with the
+    skin (:func:`_located_by_structure`).
 
     Raises:
-        BoardNotFoundError: when no board is found, or when two or more are (naming where each is).
+        BoardNotFoundError: when no board is found (saying why the skinless grid finder's was not the
+            skin's), or when two or more are (naming where each is).
     """
     notes: list[str] = []
     found: list[Location] = []
@@ -632,43 +644,95 @@ def locate_board(image: np.ndarray, skin: Skin) -> Location:
             found = [shifted]
     elif found:
         remember_colours(skin, None)
-    if not found and not _covered_face(skin):
-        on_grid = _located_on_grid(image, skin)
-        found = [] if on_grid is None else [on_grid]
+    why = ""
+    if not found or len(found) > 1:
+        by_structure, why = _located_by_structure(image, skin, found)
+        found = found if by_structure is None else [by_structure]
     height, width = image.shape[:2]
     if not found:
-        raise BoardNotFoundError(f"no {skin.name!r} board found on the {width}x{height} screenshot")
+        raise BoardNotFoundError(f"no {skin.name!r} board found on the {width}x{height} screenshot{why}")
     if len(found) > 1:
         where = "; ".join(_describe(f.geometry) for f in found)
         raise BoardNotFoundError(
-            f"{len(found)} {skin.name!r} boards found on the screenshot, expected one: {where}"
+            f"{len(found)} {skin.name!r} boards found on the screenshot, expected one: {where}{why}"
         )
     location = found[0]
     location.notes[:0] = notes
     return location
 
 
-def _covered_face(skin: Skin) -> bool:
-    """Whether the skin's covered tile (if it has one) has a flat middle that blobs can be found by."""
-    return Cell.COVERED not in skin.cells or any(kind.state == Cell.COVERED for kind in face_kinds(skin))
+def _screen_grids(image: np.ndarray) -> list[Geometry]:
+    """The skinless grid finder's boards on the screenshot, best first (shared within :func:`one_screen`)."""
+    from bot.vision.grid import find_grids  # the skinless finder: only when faces find no one board
+
+    if _SCREEN.get("image") is image and "grids" in _SCREEN:
+        return _SCREEN["grids"]  # type: ignore[return-value]
+    grids = [fit.geometry for fit in find_grids(image)[:STRUCTURE_GRIDS]]
+    if _SCREEN.get("image") is image:
+        _SCREEN["grids"] = grids
+    return grids
 
 
-def _located_on_grid(image: np.ndarray, skin: Skin) -> Location | None:
-    """The skinless grid finder's board read with the skin, when the skin's covered tile has no flat
-    face (a dithered pattern: a board of covered cells shows no blobs) and the skin reads it nearly
-    whole, as a board found by its faces must be."""
-    from bot.vision.grid import find_grid  # the skinless finder: only for such skins
+def _located_by_structure(
+    image: np.ndarray, skin: Skin, pieces: list[Location]
+) -> tuple[Location | None, str]:
+    """The skinless grid finder's board read with the skin, when faces found no board (a covered tile
+    with no flat face: dithered, shaded) or several ``pieces`` of one (cells the skin cannot read part
+    them); and why not, for the error message, when it is not taken.
 
-    try:
-        geometry = find_grid(image).geometry
-    except BoardNotFoundError:
-        return None
-    reading = classify_cells(image, geometry, skin, colours=None)
-    if _too_uncertain(reading, skin):
-        return None
-    note = "board found by the skinless grid finder: the skin's covered tile has no flat face"
-    LOGGER.info(note)
-    return Location(geometry, reading, skin, [note])
+    The grid is taken only as the skin's board when, snapped to the skin (:func:`_snap`), its cells are
+    as near their templates as a board found by its faces (median within ``SHIFT_DISTANCE``: a board
+    drawn in another look, or at another cell size whose lines did not scale, is not this skin's), the
+    skin reads it nearly whole (:func:`_too_uncertain`), no row or column just outside it reads as the
+    skin's cells (the board drawn is no larger than the grid) and it covers every piece.
+    """
+    reasons = []
+    for grid in _screen_grids(image):
+        if pieces and not all(_holds(grid, piece.geometry) for piece in pieces):
+            reasons.append(f"{_describe(grid)} does not hold the {len(pieces)} pieces")
+            continue
+        geometry = _snap(image, grid, skin, {})
+        reading = classify_cells(image, geometry, skin, colours=None)
+        if _off_colour(reading):
+            resized = abs(geometry.pitch_x / skin.cell_size - 1.0) > 0.1
+            hint = (
+                f"; the skin's cells are {skin.cell_size} px: a client that draws this board at another size "
+                "may need a skin calibrated from a screenshot of it"
+                if resized
+                else ""
+            )
+            reasons.append(
+                f"{_describe(geometry)}, {geometry.pitch_x:.1f} px cells: not drawn with this skin's "
+                f"templates (median distance {np.median(reading.distance):.1f}, at most {SHIFT_DISTANCE:.0f}"
+                f"{hint})"
+            )
+        elif _too_uncertain(reading, skin):
+            share = float(reading.uncertain_mask().mean())
+            reasons.append(f"{_describe(geometry)}: the skin cannot read {share:.0%} of its cells")
+        elif _extend(image, geometry, skin, reading) != geometry:
+            reasons.append(f"{_describe(geometry)}: the skin reads cells beyond it")
+        else:
+            how = f"{len(pieces)} pieces of it found by their faces" if pieces else "no board found by faces"
+            note = (
+                f"board found by the skinless grid finder, read with the skin ({_describe(geometry)}): {how}"
+            )
+            LOGGER.info(note)
+            return Location(geometry, reading, skin, [note]), ""
+    return None, "".join(f"; the skinless grid finder's board {reason}" for reason in reasons)
+
+
+def _holds(outer: Geometry, inner: Geometry) -> bool:
+    """Whether ``outer``'s cells cover ``inner``'s (within half a cell), at the same pitch (within 10%)."""
+    a, b = outer.region(), inner.region()
+    slack_x, slack_y = inner.pitch_x / 2, inner.pitch_y / 2
+    return (
+        abs(outer.pitch_x - inner.pitch_x) <= 0.1 * inner.pitch_x
+        and abs(outer.pitch_y - inner.pitch_y) <= 0.1 * inner.pitch_y
+        and a.left - slack_x <= b.left
+        and a.top - slack_y <= b.top
+        and b.right <= a.right + slack_x
+        and b.bottom <= a.bottom + slack_y
+    )
 
 
 def _off_colour(reading: CellReading) -> bool:
