@@ -16,7 +16,7 @@ import pytest
 
 from bot.board import Board
 from bot.errors import MinebotError
-from bot.vision import generic
+from bot.vision import generic, overdraw
 from bot.vision.generic import read_cells
 from bot.vision.glyphs import (
     GlyphShape,
@@ -88,3 +88,36 @@ def test_mean_and_median_rows_equal_numpy() -> None:
                     assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
     counts = np.arange(12).reshape(4, 3)
     assert np.asarray(mean_rows(counts)).tobytes() == counts.mean(axis=0).tobytes()
+
+
+def _plain_colour_sets(flat_bins: np.ndarray, used: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
+    """:func:`bot.vision.overdraw._colour_sets` colour by colour: each colour's own mask, its lines'
+    any, its bit set."""
+    size = flat_bins.shape[0] // rows
+    words = (len(used) + 63) // 64
+    by_row = np.zeros((words, rows, cols, size), np.uint64)
+    by_col = np.zeros((words, cols, rows, size), np.uint64)
+    for k, colour in enumerate(used):
+        tiles = (flat_bins == colour).reshape(rows, size, cols, size)
+        bit = np.uint64(1) << np.uint64(k % 64)
+        by_row[k // 64] |= np.where(tiles.any(axis=3).transpose(0, 2, 1), bit, np.uint64(0))
+        by_col[k // 64] |= np.where(tiles.any(axis=1).transpose(1, 0, 2), bit, np.uint64(0))
+    return [by_row, by_col]
+
+
+def test_colour_sets_of_rare_colours_equal_the_plain_sets() -> None:
+    """A real board of many colours (anti-aliased digits: more than one word of them), most shown
+    first: the bit sets built pixel by pixel for the first word and only where the others show equal
+    the sets found colour by colour."""
+    png = REAL / "jsminesweeper" / "t24_z100" / "digits_lost.png"
+    image = cv2.imread(str(png))
+    geometry = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+    ys, xs, _ = overdraw._cell_coords(geometry, image.shape)
+    flat = overdraw._bins(overdraw._cells_side_by_side(image, ys, xs))
+    used, shown = overdraw._used(flat)
+    assert len(used) > 2 * overdraw.WORD
+    used = used[np.argsort(-shown, kind="stable")]
+    fast = overdraw._colour_sets(flat, used, geometry.rows, geometry.cols)
+    plain = _plain_colour_sets(flat, used, geometry.rows, geometry.cols)
+    for got, want in zip(fast, plain, strict=True):
+        assert got.shape == want.shape and (got == want).all()
