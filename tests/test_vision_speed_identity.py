@@ -121,3 +121,22 @@ def test_colour_sets_of_rare_colours_equal_the_plain_sets() -> None:
     plain = _plain_colour_sets(flat, used, geometry.rows, geometry.cols)
     for got, want in zip(fast, plain, strict=True):
         assert got.shape == want.shape and (got == want).all()
+
+
+def test_colour_bins_equal_the_plain_formula() -> None:
+    """Every pixel's colour bin, from the channels split apart, is each channel's top bits side by side."""
+    pixels = np.random.default_rng(12).integers(0, 256, (300, 200, 3), dtype=np.uint8)
+    pixels[0, :8] = [
+        [0, 0, 0],
+        [255, 255, 255],
+        [15, 16, 17],
+        [240, 239, 128],
+        [1, 2, 3],
+        [254, 0, 255],
+        [31, 32, 33],
+        [127, 128, 129],
+    ]
+    levels = (pixels >> overdraw.SHIFT).astype(np.int64)
+    want = (levels[..., 0] * overdraw.LEVELS + levels[..., 1]) * overdraw.LEVELS + levels[..., 2]
+    got = overdraw._bins(pixels[:, 3:])  # a view, as a board inside a screenshot is
+    assert got.dtype == np.uint16 and (got == want[:, 3:]).all()

@@ -551,12 +551,12 @@ def two_means(points: np.ndarray, rounds: int = 10) -> tuple[np.ndarray, np.ndar
     """``(labels (n,), centres (2, d))``: ``points`` split in two by k-means started from the point
     farthest from their mean and the point farthest from that one. Deterministic (OpenCV's k-means draws
     its start from a process-wide random state, so one reading could depend on the readings before it)."""
-    first = points[np.argmax(((points - mean_rows(points)) ** 2).sum(axis=1))]
-    centres = np.stack([first, points[np.argmax(((points - first) ** 2).sum(axis=1))]])
+    first = points[np.argmax(np.add.reduce((points - mean_rows(points)) ** 2, axis=1))]  # as .sum
+    centres = np.stack([first, points[np.argmax(np.add.reduce((points - first) ** 2, axis=1))]])
     second = np.zeros(len(points), bool)
     split = b""
     for _ in range(rounds):
-        squared = ((points[:, None, :] - centres[None]) ** 2).sum(axis=2)
+        squared = np.add.reduce((points[:, None, :] - centres[None]) ** 2, axis=2)
         second = squared[:, 1] < squared[:, 0]  # the nearer centre, the first at a tie
         if second.tobytes() == split:
             break  # the last round's split: its means are these centres, unmoved

@@ -114,13 +114,13 @@ def _grid_lines(flat_bins: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def _bins(pixels: np.ndarray) -> np.ndarray:
-    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16 (shifted and merged in place: one array)."""
-    q = pixels >> SHIFT
-    out = q[..., 0].astype(np.uint16)
-    out <<= SHIFT
-    out |= q[..., 1]
-    out <<= SHIFT
-    out |= q[..., 2]
+    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16 (from the channels split apart, merged in
+    place: one array)."""
+    first, second, third = cv2.split(pixels)
+    out = (first >> SHIFT).astype(np.uint16)
+    out <<= 2 * SHIFT
+    out |= second & (256 - BIN)  # its top bits, already in place
+    out |= third >> SHIFT
     return out
 
 
@@ -353,13 +353,13 @@ def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) 
     shows what this cell's would without the foreign ink. Every column is weighed at once."""
     strip = len(mask)
     row, own = ids[r], ids[r, c]
-    deeper = (row[:, strip:] == own[strip:]).mean(axis=(1, 2))
+    deeper = np.count_nonzero(row[:, strip:] == own[strip:], axis=(1, 2)) / own[strip:].size  # as .mean
     edge = (row[:, :strip] == own[:strip])[:, ~mask]
     shows = np.zeros(int(row.max()) + 1, bool)
     shows[own[strip:]] = True  # colours the cell shows deeper
     ok = (deeper >= TWIN_SAME) & shows[row[:, :strip][:, mask]].all(axis=1) & ~taken[r]
     if edge.shape[1]:
-        ok &= edge.mean(axis=1) >= TWIN_SAME
+        ok &= np.count_nonzero(edge, axis=1) / edge.shape[1] >= TWIN_SAME
     ok[c] = False
     others = np.flatnonzero(ok)
     if not len(others):
@@ -417,9 +417,12 @@ def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, k: int) -> None:
             sy = y + dy
             ok = ~done & (sy < size)
             sy = np.minimum(sy, size - 1)
-            ok &= (ids[r, c, sy, x] != bad) & ground[r, c][ids[r, c, sy, x]]
+            lent = ids[r, c, sy, x]
+            ok &= (lent != bad) & ground[r, c][lent]
             tiles[r, c, y[ok], x[ok]] = tiles[r, c, sy[ok], x[ok]]
             done |= ok
+            if done.all():
+                break  # every pixel painted: further rows would paint none
         if not done.all():  # no such pixel in its column: the nearest past the strip, in the same phase
             py, px = np.nonzero(ground[r, c][ids[r, c, strip:]])
             py = py + strip
