@@ -6,11 +6,11 @@ sidecar or a .txt header with a box) is read by :func:`bot.vision.generic.read_c
 earlier frames taught (in name order, as live play carries one from move to move) and ``re-read`` with the
 model that frame itself taught too (a board unchanged since the last move). ``screen`` times
 :func:`bot.vision.read.read_screen` with ``"generic"`` on the whole capture (grid finding included).
-Each figure is the median of ``--repeat`` runs of ``time.process_time`` (processor time, which other load
-on a shared machine inflates far less than wall time); a row gives the median over its Expert-sized
-frames (480 cells or more), else over all its frames.
+Each figure is the median (``--least``: the least) of ``--repeat`` runs of ``time.process_time``
+(processor time, which other load on a shared machine inflates far less than wall time); a row gives
+the median over its Expert-sized frames (480 cells or more), else over all its frames.
 
-    python benchmarks/generic_speed.py [--repeat 5] [--only SUBSTRING] [--verbose] [--no-screen]
+    python benchmarks/generic_speed.py [--repeat 5] [--only SUBSTRING] [--verbose] [--no-screen] [--least]
     python benchmarks/generic_speed.py --profile tests/data/real/ace-minesweeper/board_lost.png [--warm]
     python benchmarks/generic_speed.py --stages [--only jsminesweeper]   # each step of a cold read
 
@@ -75,15 +75,21 @@ def frames(only: str = "") -> list[tuple[Path, np.ndarray, Geometry]]:
     return found
 
 
+LEAST = False
+"""``--least``: each frame's figure is the least of its runs (the run other load disturbed least: on a
+busy shared machine the steadier figure for comparing two trees), not their median."""
+
+
 def cpu_ms(fn: Callable[[], object], repeat: int) -> float:
-    """Median processor time of ``fn()`` in ms over ``repeat`` runs (a refusal counts like a reading)."""
+    """Median (``--least``: least) processor time of ``fn()`` in ms over ``repeat`` runs (a refusal
+    counts like a reading)."""
     times = []
     for _ in range(repeat):
         start = time.process_time()
         with contextlib.suppress(MinebotError):
             fn()
         times.append((time.process_time() - start) * 1000)
-    return statistics.median(times)
+    return min(times) if LEAST else statistics.median(times)
 
 
 def _read(image: np.ndarray, geometry: Geometry, model: GenericModel | None) -> object:
@@ -261,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median counts")
     parser.add_argument("--only", default="", help="only captures whose path holds this")
     parser.add_argument("--no-screen", action="store_true", help="skip read_screen on the whole capture")
+    parser.add_argument("--least", action="store_true", help="each frame's least time, not the median")
     parser.add_argument("--verbose", action="store_true", help="a line per capture")
     parser.add_argument("--profile", metavar="PNG", help="profile the reads of one capture instead")
     parser.add_argument("--warm", action="store_true", help="with --profile: warm re-reads")
@@ -268,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", metavar="FILE", help="write every reading (JSON) instead")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two dumps")
     args = parser.parse_args(argv)
+    global LEAST
+    LEAST = args.least
     if args.compare:
         return compare(*args.compare)
     if args.dump:

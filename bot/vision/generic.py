@@ -62,7 +62,14 @@ from bot.vision.digits import (
     shape_choices,
     shows_every_mine,
 )
-from bot.vision.glyphs import GlyphShape, digit_distances, glyph_shape, shape_distance
+from bot.vision.glyphs import (
+    GlyphShape,
+    digit_distances,
+    glyph_shape,
+    mean_rows,
+    median_rows,
+    shape_distance,
+)
 from bot.vision.grid import MIN_SIDE
 from bot.vision.overdraw import SIDE_NAMES, STRIP, repair_runs, runs_on
 
@@ -544,21 +551,25 @@ def two_means(points: np.ndarray, rounds: int = 10) -> tuple[np.ndarray, np.ndar
     """``(labels (n,), centres (2, d))``: ``points`` split in two by k-means started from the point
     farthest from their mean and the point farthest from that one. Deterministic (OpenCV's k-means draws
     its start from a process-wide random state, so one reading could depend on the readings before it)."""
-    first = points[np.argmax(((points - points.mean(axis=0)) ** 2).sum(axis=1))]
-    centres = np.stack([first, points[np.argmax(((points - first) ** 2).sum(axis=1))]])
-    labels = np.zeros(len(points), np.int32)
+    first = points[np.argmax(np.add.reduce((points - mean_rows(points)) ** 2, axis=1))]  # as .sum
+    centres = np.stack([first, points[np.argmax(np.add.reduce((points - first) ** 2, axis=1))]])
+    second = np.zeros(len(points), bool)
+    split = b""
     for _ in range(rounds):
-        squared = ((points[:, None, :] - centres[None]) ** 2).sum(axis=2)
+        squared = np.add.reduce((points[:, None, :] - centres[None]) ** 2, axis=2)
         second = squared[:, 1] < squared[:, 0]  # the nearer centre, the first at a tie
-        labels = second.astype(np.int32)
+        if second.tobytes() == split:
+            break  # the last round's split: its means are these centres, unmoved
+        split = second.tobytes()
         moved = centres.copy()
-        for k, members in ((0, ~second), (1, second)):
-            if members.any():
-                moved[k] = points[members].mean(axis=0)
+        count = int(np.count_nonzero(second))
+        for k, members, n in ((0, ~second, len(points) - count), (1, second, count)):
+            if n:
+                moved[k] = mean_rows(points[members])
         if (np.abs(moved - centres) <= 1e-8 + 1e-5 * np.abs(centres)).all():  # np.allclose, finite
             break
         centres = moved
-    return labels, centres
+    return second.astype(np.int32), centres
 
 
 def channel_balance(tiles: list[np.ndarray]) -> np.ndarray:
@@ -574,7 +585,7 @@ def ink_colour(tile: np.ndarray, ink: np.ndarray) -> np.ndarray:
     """The median colour of a glyph's solid ink (black when it has none)."""
     m = (len(tile) - len(ink)) // 2
     solid = tile[m : len(tile) - m, m : len(tile) - m][ink >= 0.9]
-    return np.median(solid, axis=0) if len(solid) else np.zeros(3, np.float32)
+    return median_rows(solid) if len(solid) else np.zeros(3, np.float32)
 
 
 def framed(tile: np.ndarray) -> bool:
@@ -596,9 +607,9 @@ def dominant_colour(pixels: np.ndarray) -> np.ndarray:
     bins = (pixels // 16).astype(np.int32)
     keys = (bins[:, 0] * 16 + bins[:, 1]) * 16 + bins[:, 2]
     top = np.bincount(keys).argmax()
-    centre = pixels[keys == top].mean(axis=0)
+    centre = mean_rows(pixels[keys == top])
     near = np.abs(pixels - centre).max(axis=1) <= 16
-    return pixels[near].mean(axis=0)
+    return mean_rows(pixels[near])
 
 
 def own_background(tile: np.ndarray, known: tuple[np.ndarray, ...] = ()) -> np.ndarray:
@@ -613,7 +624,7 @@ def own_background(tile: np.ndarray, known: tuple[np.ndarray, ...] = ()) -> np.n
     ]
     inner = tile[INSET:-INSET, INSET:-INSET]
     border = np.concatenate([inner[0], inner[-1], inner[1:-1, 0], inner[1:-1, -1]])
-    spread = [float(np.median(np.abs(border - c).max(axis=1))) for c in candidates]
+    spread = [float(median_rows(np.abs(border - c).max(axis=1))) for c in candidates]
     if known:
         fills = [min(float(np.abs(c - k).max()) for k in known) for c in candidates]
         if min(fills) <= KNOWN_FILL:
@@ -644,9 +655,9 @@ def ink_of(
     ink = np.clip((distance - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
     count, labels = cv2.connectedComponents((ink >= 0.5).astype(np.uint8), connectivity=8)
     core = CORE - margin
-    central = set(np.unique(labels[core:-core, core:-core]).tolist()) - {0}
     kept = np.zeros(count, bool)
-    kept[list(central)] = True
+    kept[labels[core:-core, core:-core]] = True  # pieces reaching the core
+    kept[0] = False
     keep = kept[labels]
     grown = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     return np.where(grown, ink, 0.0).astype(np.float32)

@@ -114,28 +114,33 @@ def _grid_lines(flat_bins: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def _bins(pixels: np.ndarray) -> np.ndarray:
-    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16 (shifted and merged in place: one array)."""
-    q = pixels >> SHIFT
-    out = q[..., 0].astype(np.uint16)
-    out <<= SHIFT
-    out |= q[..., 1]
-    out <<= SHIFT
-    out |= q[..., 2]
+    """Each pixel's colour bin (0 .. LEVELS^3 - 1), as uint16 (from the channels split apart, merged in
+    place: one array)."""
+    first, second, third = cv2.split(pixels)
+    out = (first >> SHIFT).astype(np.uint16)
+    out <<= 2 * SHIFT
+    out |= second & (256 - BIN)  # its top bits, already in place
+    out |= third >> SHIFT
     return out
 
 
-def _used(flat_bins: np.ndarray) -> np.ndarray:
-    """The colour bins ``flat_bins`` shows, ascending (the grid's lines, :data:`NO_COLOUR`, left out): a
-    histogram of integer bins one level wide, exact, and cheaper than ``np.bincount`` on uint16."""
-    counts = cv2.calcHist([flat_bins], [0], None, [NO_COLOUR + 1], [0, NO_COLOUR + 1])
-    return np.flatnonzero(counts.ravel()[:NO_COLOUR])
+def _used(flat_bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour bins ``flat_bins`` shows, ascending (the grid's lines, :data:`NO_COLOUR`, left out), and
+    how many pixels show each: a histogram of integer bins one level wide, exact, and cheaper than
+    ``np.bincount`` on uint16."""
+    counts = cv2.calcHist([flat_bins], [0], None, [NO_COLOUR + 1], [0, NO_COLOUR + 1]).ravel()[:NO_COLOUR]
+    used = np.flatnonzero(counts)
+    return used, counts[used]
 
 
 def _neighbours(used: np.ndarray) -> np.ndarray:
     """``(K, K)`` which of the colour bins ``used`` are within one level of each other in every channel
     (a colour near a bin's edge shows in the next one)."""
-    levels = np.stack([used // LEVELS**2, used // LEVELS % LEVELS, used % LEVELS], axis=1)
-    return (np.abs(levels[:, None] - levels[None]).max(axis=2) <= 1).astype(np.uint8)
+    near = np.ones((len(used), len(used)), bool)
+    for level in (used // LEVELS**2, used // LEVELS % LEVELS, used % LEVELS):  # channel by channel
+        level = level.astype(np.int16)
+        near &= np.abs(level[:, None] - level[None]) <= 1
+    return near.astype(np.uint8)
 
 
 def _bands(size: int, edge: int, strip: int) -> np.ndarray:
@@ -181,15 +186,32 @@ def _colour_sets(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which colours each line of each cell shows, as bit sets (bit ``k % WORD`` of word ``k // WORD``
     for colour ``used[k]``): ``(W, R, C, S)`` uint64 for every row of every cell (across it), and
-    ``(W, C, R, S)`` for every column (down it)."""
+    ``(W, C, R, S)`` for every column (down it). ``used`` comes most shown first (:func:`_may_run_on`):
+    the first word's colours are looked up pixel by pixel, the others (an anti-aliased edge's shades,
+    a fraction of a percent of the pixels) only where they show."""
     size = flat_bins.shape[0] // rows
     band = max(1, SET_BAND * rows // flat_bins.size)  # cell rows per band
     by_row, by_col = [], []
+    width = flat_bins.shape[1]
+    rest: list[np.ndarray] = []  # where the first word's colours do not show (later words', the grid's)
     for start in range(0, len(used), WORD):
         chunk = used[start : start + WORD]
         kind = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= len(chunk))
         table = np.zeros(LEVELS**3 + 1, kind)  # NO_COLOUR: no bit; the narrowest word holding the chunk
         table[chunk] = np.left_shift(kind(1), np.arange(len(chunk), dtype=kind))
+        if start:  # a few pixels: each one's bit set into its lines' words
+            if start == WORD:
+                ys, xs = np.divmod(np.concatenate(rest), width)
+                shown = flat_bins[ys, xs]
+            bits = np.take(table, shown)
+            on = bits != 0
+            rows_or = np.zeros((rows, size, cols), kind)
+            cols_or = np.zeros((rows, cols * size), kind)
+            np.bitwise_or.at(rows_or.reshape(-1, cols), (ys[on], xs[on] // size), bits[on])
+            np.bitwise_or.at(cols_or, (ys[on] // size, xs[on]), bits[on])
+            by_row.append(rows_or.astype(np.uint64).transpose(0, 2, 1))
+            by_col.append(cols_or.astype(np.uint64).reshape(rows, cols, size).transpose(1, 0, 2))
+            continue
         rows_or = np.empty((rows, size, cols), kind)
         cols_or = np.empty((rows, cols * size), kind)
         for top in range(0, rows, band):  # a band of cell rows at a time: its bits stay in the cache
@@ -199,6 +221,8 @@ def _colour_sets(
                 bits.reshape(n * size, cols, size), axis=2, out=rows_or[top : top + n].reshape(-1, cols)
             )
             np.bitwise_or.reduce(bits.reshape(n, size, cols * size), axis=1, out=cols_or[top : top + n])
+            if len(used) > WORD:
+                rest.append(np.flatnonzero(bits == 0) + top * size * width)
         by_row.append(rows_or.astype(np.uint64).transpose(0, 2, 1))
         by_col.append(cols_or.astype(np.uint64).reshape(rows, cols, size).transpose(1, 0, 2))
     return np.stack(by_row), np.stack(by_col)
@@ -210,14 +234,19 @@ def _members(words: np.ndarray, k: int) -> np.ndarray:
     return bits.astype(bool).transpose(1, 0, 2).reshape(words.shape[1], -1)[:, :k]
 
 
-def _may_run_on(flat_bins: np.ndarray, used: np.ndarray, rows: int, cols: int, edge: int, strip: int) -> bool:
+def _may_run_on(
+    flat_bins: np.ndarray, used: np.ndarray, shown: np.ndarray, rows: int, cols: int, edge: int, strip: int
+) -> bool:
     """Whether a neighbour's glyph may run on into some cell: a pixel on the line ``edge`` in from one of
     its sides (a piece :func:`_run_on` keeps starts before that line and goes on past it, so crosses it)
     in a colour near none the cell shows past its strip, which the neighbour across that side shows in
     its own strip there and further in (:func:`foreign_from_above`). Cheap (bit sets per line of each
-    cell), and true whenever that finds anything on any of the four sides."""
+    cell), and true whenever that finds anything on any of the four sides. ``shown``: how many pixels
+    show each colour of ``used``; the colours are weighed most shown first (the sets they make are the
+    same in any order, and the bit sets are built fastest so, :func:`_colour_sets`)."""
     if edge >= strip:
         return False
+    used = used[np.argsort(-shown, kind="stable")]
     near = _neighbours(used)
     for sets in _colour_sets(flat_bins, used, rows, cols):  # (W, N, M, S): cells stacked along N
         size = sets.shape[-1]
@@ -324,13 +353,13 @@ def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) 
     shows what this cell's would without the foreign ink. Every column is weighed at once."""
     strip = len(mask)
     row, own = ids[r], ids[r, c]
-    deeper = (row[:, strip:] == own[strip:]).mean(axis=(1, 2))
+    deeper = np.count_nonzero(row[:, strip:] == own[strip:], axis=(1, 2)) / own[strip:].size  # as .mean
     edge = (row[:, :strip] == own[:strip])[:, ~mask]
     shows = np.zeros(int(row.max()) + 1, bool)
     shows[own[strip:]] = True  # colours the cell shows deeper
     ok = (deeper >= TWIN_SAME) & shows[row[:, :strip][:, mask]].all(axis=1) & ~taken[r]
     if edge.shape[1]:
-        ok &= edge.mean(axis=1) >= TWIN_SAME
+        ok &= np.count_nonzero(edge, axis=1) / edge.shape[1] >= TWIN_SAME
     ok[c] = False
     others = np.flatnonzero(ok)
     if not len(others):
@@ -388,9 +417,12 @@ def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, k: int) -> None:
             sy = y + dy
             ok = ~done & (sy < size)
             sy = np.minimum(sy, size - 1)
-            ok &= (ids[r, c, sy, x] != bad) & ground[r, c][ids[r, c, sy, x]]
+            lent = ids[r, c, sy, x]
+            ok &= (lent != bad) & ground[r, c][lent]
             tiles[r, c, y[ok], x[ok]] = tiles[r, c, sy[ok], x[ok]]
             done |= ok
+            if done.all():
+                break  # every pixel painted: further rows would paint none
         if not done.all():  # no such pixel in its column: the nearest past the strip, in the same phase
             py, px = np.nonzero(ground[r, c][ids[r, c, strip:]])
             py = py + strip
@@ -472,8 +504,8 @@ def repair_runs(
     strip, edge = math.ceil(STRIP * size), math.ceil(EDGE * size)
     board = _cells_side_by_side(image, ys, xs)
     flat_bins = _grid_lines(_bins(board), rows, cols)
-    used = _used(flat_bins)
-    if not _may_run_on(flat_bins, used, rows, cols, edge, strip):
+    used, shown = _used(flat_bins)
+    if not _may_run_on(flat_bins, used, shown, rows, cols, edge, strip):
         return image, None, None
     board = board.copy() if board.base is not None else board
     index = np.full(NO_COLOUR + 1, len(used), np.int32)  # the grid's lines: one more index, no colour
