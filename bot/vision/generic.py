@@ -1315,9 +1315,12 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
 
 def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) of a reading no game shows, and why: every cell 0 (a board with no
-    mine: a misread, whatever read it) or a count no position allows (:func:`logic_problem`)."""
+    mine: a misread, whatever read it), every cell a flag or a mine (a board with no cell free of one:
+    the covered tile itself taken for a glyph) or a count no position allows (:func:`logic_problem`)."""
     if (cells == Cell.ZERO).all():
         return 0, "reads 0 like every other cell, a board with no mine"
+    if np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG, Cell.MINE, Cell.EXPLODED)).all():
+        return 0, "reads a flag or a mine like every other cell, a board with no cell free of one"
     return logic_problem(cells)
 
 
