@@ -5,7 +5,8 @@ clients measured), and live play reads every later frame at the grid found. So a
 refused there too, never wrong. Each seeded board (mid-game and lost, two sizes) of each look
 (``heldout_bench.looks()`` and ``styles.EXTRA_LOOKS``) is drawn at each scale and read by
 :func:`bot.vision.generic.read_cells` at the true grid moved by every ``--shifts`` pair: frames exact,
-refused and wrong, per look, and one line per wrong frame.
+refused and wrong, per look, and one line per wrong frame (``--verbose``: one line per frame, its verdict,
+to compare two trees frame by frame).
 
     python benchmarks/phase_sweep.py [--seeds 20 26] [--scales 1 1.25] [--shifts -0.5 0 0.5] [--looks glossy]
 """
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scales", type=float, nargs="+", default=(1.0, 1.25))
     parser.add_argument("--shifts", type=float, nargs="+", default=(-0.5, 0.0, 0.5))
     parser.add_argument("--looks", nargs="+", help="default: every held-out look and styles.EXTRA_LOOKS")
+    parser.add_argument("--verbose", action="store_true", help="one line per frame: its verdict")
     args = parser.parse_args(argv)
     looks = dict(heldout_bench.looks())
     looks.update(styles.EXTRA_LOOKS)
@@ -67,17 +69,21 @@ def main(argv: list[str] | None = None) -> int:
             image, truth = styles.screenshot(truth_board, look, scale=scale)
             for dx, dy in itertools.product(args.shifts, args.shifts):
                 grid = replace(truth, left=truth.left + dx, top=truth.top + dy)
+                where = f"{name} x{scale} seed {seed} {board.rows}x{board.cols} shift ({dx:+}, {dy:+})"
                 try:
                     states = read_cells(image, grid, GenericModel()).states
-                except MinebotError:
+                except MinebotError as error:
                     tally[(name, "refused")] += 1
+                    if args.verbose:
+                        print(f"refused {where}: {str(error).splitlines()[0][:150]}", flush=True)
                     continue
                 bad = np.argwhere(states != truth_board.cells)
                 if len(bad):
                     cell = tuple(int(v) for v in bad[0])
-                    where = f"{name} x{scale} seed {seed} {board.rows}x{board.cols} shift ({dx:+}, {dy:+})"
                     said, true = int(states[cell]), int(truth_board.cells[cell])
                     print(f"WRONG {where}: {len(bad)} cell(s), {cell} read {said} is {true}", flush=True)
+                elif args.verbose:
+                    print(f"exact {where}", flush=True)
                 tally[(name, "wrong" if len(bad) else "exact")] += 1
     print("\n| look | reads | exact | refused | wrong |\n|---|---|---|---|---|")
     for name in looks:

@@ -1044,11 +1044,48 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
                 kinds[g.kind].marks += len(g.members)
     for g in groups:
         g.alone = g.shape != Shape.PLAIN and g.kind is not None and kinds[g.kind].glyph_looks == 1
+        revealed = _shown_digit(g, groups, kinds) if g.alone else None
+        if revealed is not None:  # a digit sits on a revealed tile, whichever kind its tile frames nearer
+            _move(g, kinds[g.kind], kinds[revealed])  # type: ignore[index]
+            g.kind, g.alone = revealed, False
         apart = _separation(g.kind, kinds) if g.alone else 0.0  # type: ignore[arg-type]
         g.alone = g.alone and apart > KIND_FRAME and 2 * g.frame < apart
         if g.shape != Shape.PLAIN and g.base is not None and g.kind is not None:
             kind = kinds[g.kind]
             g.dithered = kind.texture >= TEXTURE and not kind.digits and g.frame <= FLAG_FRAME
+
+
+def _shown_digit(g: Group, groups: list[Group], kinds: list[Kind]) -> int | None:
+    """The kind surely revealed (flat, with several digit looks) on which the board shows the digit a
+    glyph group is drawn as, if any: the same digit in one ink, the glyph nearer that digit's glyph than
+    any reference digit (:func:`_drawn_alike`). No client draws its flag as one of its digits: a lone 4
+    on a tile that, half a pixel off, frames like the covered kind's is still a 4."""
+    if g.shape != Shape.DIGIT:
+        return None
+    return next(
+        (
+            o.kind
+            for o in groups
+            if o.shape == Shape.DIGIT
+            and o.digit == g.digit
+            and o.kind is not None
+            and o.kind != g.kind
+            and kinds[o.kind].digit_looks >= 2
+            and not (kinds[o.kind].raised or kinds[o.kind].texture >= TEXTURE)
+            and _drawn_alike(g, o, own=True)
+        ),
+        None,
+    )
+
+
+def _move(g: Group, old: Kind, new: Kind) -> None:
+    """Count a glyph group on kind ``new`` instead of ``old`` (:func:`_glyph_shapes`' tallies)."""
+    clear = g.shape == Shape.DIGIT and g.costs is not None and g.costs.min() <= CLEAR_DIGIT
+    for kind, sign in ((old, -1), (new, 1)):
+        kind.glyph_looks += sign
+        if clear:
+            kind.digits += sign * len(g.members)
+            kind.digit_looks += sign
 
 
 def _separation(k: int, kinds: list[Kind]) -> float:
@@ -1289,9 +1326,12 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
 
 def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) of a reading no game shows, and why: every cell 0 (a board with no
-    mine: a misread, whatever read it) or a count no position allows (:func:`logic_problem`)."""
+    mine: a misread, whatever read it), every cell a flag or a mine (a board with no cell free of one:
+    the covered tile itself taken for a glyph) or a count no position allows (:func:`logic_problem`)."""
     if (cells == Cell.ZERO).all():
         return 0, "reads 0 like every other cell, a board with no mine"
+    if np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG, Cell.MINE, Cell.EXPLODED)).all():
+        return 0, "reads a flag or a mine like every other cell, a board with no cell free of one"
     return logic_problem(cells)
 
 
@@ -1311,7 +1351,12 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     reference: the same digit of one font differs between cells only by rendering, far less than two
     digits differ (a bold 6 and 5 of one ink are otherwise near alike). A glyph cut off by its cell's
     edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with a side a
-    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared."""
+    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared.
+    A group whose hole decides between two digits (the plain countings name different bests: a bold 5
+    whose bowl blurred shut fits a 6 only by its hole) is not narrowed by the weight-matched view when
+    each digit its plain views allow is allowed by one of that view's two countings (its plain views
+    stand in for it): the weight-matched view counts holes too, and whether its own two countings name
+    one best can turn on a thousandth, so the hole would decide after all. The counts decide instead."""
     costs = np.stack([g.costs for g in gs])
     raw = np.stack([g.raw_costs for g in gs])
     weighted = np.stack([g.weighted for g in gs])
@@ -1327,6 +1372,12 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if apart > max(float(others.min()), float(gs[b].costs[d - 1])):  # type: ignore[index]
                 costs[a, d - 1] = raw[a, d - 1] = 1.0
                 weighted[a, :, d - 1] = 1.0
+    for a in range(len(gs)):
+        if raw[a].argmin() == costs[a].argmin():
+            continue
+        plain = set(shape_choices(costs[a])) | set(shape_choices(raw[a]))
+        if plain <= set(shape_choices(weighted[a, 0])) | set(shape_choices(weighted[a, 1])):
+            weighted[a] = np.stack([costs[a], raw[a]])
     return costs, raw, weighted
 
 
@@ -1647,14 +1698,16 @@ def _inner_looks(looks: np.ndarray, ring: int = LOOK_RING) -> np.ndarray:
     return np.ascontiguousarray(square.reshape(len(looks), -1, 3))
 
 
-def _drawn_alike(g: Group, other: Group) -> bool:
+def _drawn_alike(g: Group, other: Group, own: bool = False) -> bool:
     """Whether two glyph groups draw one glyph: in one ink, each nearer the other's glyph than any digit's
-    (the mines of a lost board in two looks of the cell around them)."""
+    (the mines of a lost board in two looks of the cell around them); ``own``: ``g`` nearer ``other``'s
+    glyph than any digit's (``other`` the board's own glyph of a digit: its font, not the references)."""
     if g.glyph is None or other.glyph is None or g.costs is None or other.costs is None:
         return False
     if g.ink is None or other.ink is None or np.abs(g.ink - other.ink).max() > INK_APART:
         return False
-    return shape_distance(g.glyph, other.glyph) < min(float(g.costs.min()), float(other.costs.min()))
+    nearest = float(g.costs.min()) if own else min(float(g.costs.min()), float(other.costs.min()))
+    return shape_distance(g.glyph, other.glyph) < nearest
 
 
 def _counted(
