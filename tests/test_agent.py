@@ -6,6 +6,7 @@ import types
 
 import numpy as np
 import pytest
+from fakes import FakeTime
 
 from bot.agent import (
     FirstClickLog,
@@ -96,19 +97,6 @@ def as_covered(image, rect, client):
     image[rect.top : rect.bottom, rect.left : rect.right] = image[
         covered.top : covered.bottom, covered.left : covered.right
     ]
-
-
-class FakeTime:
-    """A clock that moves only when the player sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.mark.parametrize("paint", [smear, as_covered])
@@ -325,12 +313,8 @@ def play_disturbed(disturbances, games=2, level="intermediate", **options):
     lasts some frames ends within ``cover_wait`` however slowly this machine reads them."""
     client = SimClient(level, seed=7, screen_size=(1024, 768), disturbances=disturbances)
     options = PlayOptions(games=games, cover_wait=5, **options)
-    now = [0.0]
-
-    def sleep(seconds: float) -> None:
-        now[0] += seconds
-
-    summary = Player(client.capture, client.input, options, clock=lambda: now[0], sleep=sleep).run()
+    time = FakeTime()
+    summary = Player(client.capture, client.input, options, clock=time.clock, sleep=time.sleep).run()
     return client, summary
 
 
@@ -797,7 +781,8 @@ def six_game(tmp_path, scale: float = 1.0, **options):
         if not mask[cell] and cell not in SIX_KEEP_COVERED and client.game.board[cell] == Cell.COVERED:
             client.game.open(cell)
     options = PlayOptions(skin=str(skin.path), mines=20, rule=FirstClickRule.NONE, cover_wait=0.2, **options)
-    return client, skin, Player(client.capture, client.input, options, sleep=lambda s: None)
+    time = FakeTime()
+    return client, skin, Player(client.capture, client.input, options, clock=time.clock, sleep=time.sleep)
 
 
 def test_a_first_six_forced_by_the_board_is_learned_and_the_game_goes_on(tmp_path):
@@ -1175,7 +1160,10 @@ def test_a_first_click_on_a_mine_that_no_reader_reads_is_a_loss_by_logic(monkeyp
         return real(image, geometry, skin, mines)
 
     monkeypatch.setattr(vision, "read_board", refuses_the_end)
-    player = Player(client.capture, client.input, PlayOptions(cover_wait=0.2), sleep=lambda s: None)
+    time = FakeTime()
+    player = Player(
+        client.capture, client.input, PlayOptions(cover_wait=0.2), clock=time.clock, sleep=time.sleep
+    )
     monkeypatch.setattr(player, "_judge_unreadable", lambda image, previous: None)  # no face read either
     result = player.play_game()
     assert result.clicks == 1 and result.rule == "safe" and client.game.status is GameStatus.LOST

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from fakes import FakeTime
 
 from bot.agent.unnamed import MAX_READINGS, completions, consensus, guess_around, possible_states, relaxed
 from bot.board import Board, Cell
@@ -255,7 +256,8 @@ def test_a_game_plays_on_around_a_cell_no_reader_names_and_never_clicks_a_mine(m
         digit = count[target]
     refusals = _refusing(monkeypatch, client, target, digit)
     options = PlayOptions(skin="auto" if alternatives else "generic", cover_wait=0.2, retries=1, mines=10)
-    player = Player(client.capture, client.input, options, sleep=lambda s: None)
+    time = FakeTime()  # the 0.2 s wait counted in the player's own sleeps, whatever the machine's load
+    player = Player(client.capture, client.input, options, clock=time.clock, sleep=time.sleep)
     result = player.play_game()
     assert refusals and result.unnamed_reads > 0
     clicks = [click.cell for click in client.history]
