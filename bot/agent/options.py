@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.game import FirstClickRule
-from bot.skin import NEW_GAME_KEYS as NEW_GAME_KEYS
+from bot.skin import NEW_GAME_WAYS as SKIN_NEW_GAME_WAYS
 
-NEW_GAME_WAYS = ("auto", "face", *NEW_GAME_KEYS, "restart", "click")
+NEW_GAME_WAYS = ("auto", *SKIN_NEW_GAME_WAYS, "click")
 """How a new game starts: ``auto`` tries the skin's way, then the face, the keys and a restart, and keeps the
 first one that shows a fresh game; ``click:DX,DY`` clicks a button (a "New" or "Restart" button) at
 that offset in pixels from the board's top-left corner, so it follows the window when it moves."""

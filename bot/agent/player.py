@@ -49,7 +49,7 @@ from bot.agent.ending import (
 from bot.agent.firstclick import FirstClickLog
 from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
-from bot.agent.options import NEW_GAME_KEYS, NewGame, PlayOptions
+from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
 from bot.agent.unnamed import consensus, guess_around, relaxed
 from bot.board import Board, Cell, Coord
@@ -66,6 +66,7 @@ from bot.errors import (
 from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Geometry, Region
 from bot.input import Expect, InputBackend
+from bot.skin import NEW_GAME_KEYS
 from bot.solver import Action, Move, choose_moves
 
 if TYPE_CHECKING:
@@ -226,6 +227,12 @@ def _equal_share(a: np.ndarray, b: np.ndarray) -> float:
     return float((a == b).all(axis=2).mean()) if a.shape == b.shape else 0.0
 
 
+def _beside(region: Region, screen: Region) -> tuple[int, int]:
+    """A point 12 px right of ``region`` (left of it when the screen ends there), at half its height."""
+    x = region.right + 12 if region.right + 12 < screen.right - 2 else region.left - 12
+    return max(screen.left + 2, x), region.top + region.height // 2
+
+
 class Player:
     """Plays a Minesweeper window through a capture and an input backend.
 
@@ -373,11 +380,10 @@ class Player:
         if g is None:
             return False
         r, board = self._ratio, g.region()
-        left, top = screen.left + board.left / r, screen.top + board.top / r
-        right = screen.left + board.right / r
-        x = right + RING + 12 if right + RING + 12 < screen.right - 2 else left - RING - 12
+        left, top = round(screen.left + board.left / r) - RING, round(screen.top + board.top / r) - RING
+        ringed = Region(left, top, round(board.width / r) + 2 * RING, round(board.height / r) + 2 * RING)
         LOGGER.info("the board found cannot be read: the pointer is moved off it, and it is looked at again")
-        self.mouse.move(max(screen.left + 2, round(x)), round(top + board.height / r / 2))
+        self.mouse.move(*_beside(ringed, screen))
         self.sleep(max(self.options.quiet, 0.1))
         return True
 
@@ -933,10 +939,7 @@ class Player:
 
     def _park_point(self) -> tuple[int, int]:
         """A point off the board and its window ring, beside it (a cursor over a cell corrupts its pixels)."""
-        region = self._watch_region()
-        screen = self._screen or self.capture.screen_region()
-        x = region.right + 12 if region.right + 12 < screen.right - 2 else region.left - 12
-        return max(screen.left + 2, x), region.top + region.height // 2
+        return _beside(self._watch_region(), self._screen or self.capture.screen_region())
 
     def _park(self) -> None:
         """Move the pointer off the board."""
