@@ -119,6 +119,10 @@ class Skin:
     faces: dict[str, np.ndarray] = field(default_factory=dict)
     variants: dict[Cell, list[np.ndarray]] = field(default_factory=dict)
     """Further looks of a state, beside its template in ``cells``."""
+    memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What is built from this skin object, or learnt while reading with it, by kind (see
+    :func:`bot.vision.classify.per_skin`): it lives and dies with the object, so nothing evicts a
+    game's learnt state while the game goes on."""
 
     def missing_states(self) -> list[Cell]:
         """Cell states this skin has no template for (it cannot read them)."""

@@ -114,6 +114,37 @@ def test_read_board_with_no_skin_goes_through_the_templates_once_taught() -> Non
     assert TAUGHT in names[1:]
 
 
+def test_what_a_game_taught_outlives_any_number_of_other_skins_read_meanwhile() -> None:
+    """A session reads many skins (``--skin auto``, a stand-in per game): none of them evicts the taught
+    templates of the game going on (before: a shared cache of 64 entries was cleared when full, and a
+    game lost its templates mid-way, then stopped on a refusal it could have played around)."""
+    import gc
+    import weakref
+
+    from bot.vision.classify import per_skin
+    from bot.vision.read import taught_skin
+
+    skin = generic_skin()
+    frames = game_frames(seed=11, moves=2)
+    image, geometry = shot(frames[0])
+    read_board(image, geometry, skin, 10)
+    taught = taught_skin(skin)
+
+    class Built:
+        """Something built for a skin (weakly referable)."""
+
+    others = [generic_skin() for _ in range(200)]
+    for other in others:
+        per_skin(other, "some result", lambda _: Built())
+    assert taught_skin(skin) is taught
+    image, geometry = shot(frames[1])
+    assert read_board(image, geometry, skin, 10).cells.skin_name == TAUGHT
+    gone = weakref.ref(others[0].memo["some result"])
+    del others
+    gc.collect()
+    assert gone() is None  # what was built for a skin goes with it
+
+
 def test_learning_keeps_at_most_a_few_looks_per_state() -> None:
     taught = TaughtSkin()
     rng = np.random.default_rng(1)

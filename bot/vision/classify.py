@@ -136,21 +136,12 @@ class SkinModel:
     """``(V,)`` weighted squared distance from each variant to its state's template."""
 
 
-_PER_SKIN: dict[tuple[int, str], tuple[Skin, object]] = {}
-PER_SKIN_LIMIT = 64
-"""Most cached per-skin results kept (a few kinds for each of a few skins in use)."""
-
-
 def per_skin(skin: Skin, name: str, build: Callable[[Skin], T]) -> T:
-    """``build(skin)``, computed once per loaded skin object and kind of result ``name``."""
-    key = (id(skin), name)
-    cached = _PER_SKIN.get(key)
-    if cached is None or cached[0] is not skin:
-        if len(_PER_SKIN) >= PER_SKIN_LIMIT:
-            _PER_SKIN.clear()  # skins loaded afresh again and again: do not keep them all alive
-        cached = (skin, build(skin))
-        _PER_SKIN[key] = cached
-    return cached[1]  # type: ignore[return-value]
+    """``build(skin)``, computed once per loaded skin object and kind of result ``name`` and kept on the
+    object (:attr:`Skin.memo`): a stand-in's learnt model and taught templates last as long as it does."""
+    if name not in skin.memo:
+        skin.memo[name] = build(skin)
+    return skin.memo[name]  # type: ignore[return-value]
 
 
 def skin_model(skin: Skin) -> SkinModel:
