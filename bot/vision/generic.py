@@ -366,7 +366,14 @@ def _few_outliers(diff: np.ndarray) -> np.ndarray:
 
 def _alike(diff: np.ndarray) -> np.ndarray:
     """Per look ``(N, P, 3)`` of differences: alike (small mean difference, few outliers)."""
-    return (diff.mean(axis=(1, 2)) <= SAME_MEAN) & _few_outliers(diff)
+    return (_mean_diff(diff) <= SAME_MEAN) & _few_outliers(diff)
+
+
+def _mean_diff(diff: np.ndarray) -> np.ndarray:
+    """``diff.mean(axis=(1, 2))`` of ``(N, P, 3)`` float differences, the same to the bit, without its
+    Python overhead: numpy's own sum, divided as ``np.mean`` divides (by the count as ``np.intp``)."""
+    total = np.add.reduce(diff, axis=(1, 2))
+    return np.true_divide(total, np.intp(diff.shape[1] * diff.shape[2]), out=total, casting="unsafe")
 
 
 BLOCK = 4
@@ -393,7 +400,8 @@ def _blocks(looks: np.ndarray) -> np.ndarray:
 
 def _may_be_alike(blocks: np.ndarray, lead: np.ndarray) -> np.ndarray:
     """Which looks (their :func:`_blocks`) may be alike to the one of block means ``lead``."""
-    return np.abs(blocks - lead).mean(axis=1) <= SAME_MEAN + BOUND_SLACK
+    total = np.add.reduce(np.abs(blocks - lead), axis=1)  # their mean, as np.mean sums and divides
+    return np.true_divide(total, np.intp(blocks.shape[1]), out=total) <= SAME_MEAN + BOUND_SLACK
 
 
 def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -418,7 +426,7 @@ def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.lexsort((squared, li))  # by look, nearest first
     first = order[np.r_[True, li[order][1:] != li[order][:-1]]] if len(order) else order
     best[li[first]] = ri[first]
-    mean[li[first]] = diff[first].mean(axis=(1, 2))
+    mean[li[first]] = _mean_diff(diff[first])
     return best, mean
 
 
