@@ -140,3 +140,81 @@ def test_colour_bins_equal_the_plain_formula() -> None:
     want = (levels[..., 0] * overdraw.LEVELS + levels[..., 1]) * overdraw.LEVELS + levels[..., 2]
     got = overdraw._bins(pixels[:, 3:])  # a view, as a board inside a screenshot is
     assert got.dtype == np.uint16 and (got == want[:, 3:]).all()
+
+
+def _groups_of_real_boards() -> list[tuple[list[generic.Group], np.ndarray]]:
+    """Each capture's groups (mean tiles, plain or glyph, kinds) as a cold read names them, and its tiles."""
+    found = []
+    for folder in (*CAPTURES, "winemine", "xdemineur"):
+        png = sorted((REAL / folder).glob("*.png"))[0]
+        geometry = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+        crop = generic.crop_board(cv2.imread(str(png)), geometry)
+        tiles, texture = generic.cut_tiles(crop)
+        groups = generic._groups_of(generic.group_cells(generic.looks_of(crop)), tiles, None, None)
+        generic._plain_kinds(groups, texture)
+        found.append((groups, tiles))
+    return found
+
+
+def test_group_tiles_equal_numpy_means() -> None:
+    """Each group's tile, summed in place in member order, is numpy's mean of its members' tiles."""
+    boards = _groups_of_real_boards()
+    assert any(len(g.members) > 100 for groups, _ in boards for g in groups)
+    for groups, tiles in boards:
+        for g in groups:
+            want = tiles[g.members].mean(axis=0)
+            assert g.tile.dtype == want.dtype and g.tile.tobytes() == want.tobytes()
+
+
+def test_blocks_equal_numpy_block_means() -> None:
+    """The block means that rule looks out before they are compared are numpy's means over each block."""
+    looks = generic.looks_of(generic.crop_board(*_capture("ace-minesweeper")))
+    side, n = 16, 16 // generic.BLOCK
+    cells = looks.reshape(len(looks), n, generic.BLOCK, n, generic.BLOCK, 3).astype(np.float64)
+    want = cells.mean(axis=(2, 4)).reshape(len(looks), -1)
+    got = generic._blocks(looks)
+    assert looks.shape[1] == side * side and got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def _capture(folder: str) -> tuple[np.ndarray, object]:
+    """A capture's pixels and geometry (its first frame)."""
+    png = sorted((REAL / folder).glob("*.png"))[0]
+    return cv2.imread(str(png)), capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+
+
+def test_framing_measures_equal_the_plain_formulas() -> None:
+    """Frame differences, solid shares, bevels, ramps and the channel balance, batched and without
+    numpy's slow reductions over 3 channels, equal the plain formulas pair by pair, on real tiles."""
+    edge, rim = generic._band(32, 0, generic.INSET), generic._band(32, generic.INSET, generic.CORE)
+    ring = generic._band(32, generic.INSET, generic.INSET + 3)
+    for groups, _ in _groups_of_real_boards():
+        tiles = np.stack([g.tile for g in groups])
+        for g in groups:
+            pixels, theirs = g.tile.reshape(-1, 3), tiles.reshape(len(tiles), -1, 3)
+            share = (np.abs(pixels[edge] - theirs[:, edge]).max(axis=2) > generic.FRAME_COLOUR).mean(axis=1)
+            rims = np.abs(pixels[rim] - theirs[:, rim]).max(axis=2)
+            k = int(generic.RIM_SHOWN * (rims.shape[1] - 1))
+            want = share + np.partition(rims, k, axis=1)[:, k].astype(np.float64) / 100.0
+            assert generic.frame_differences(g.tile, tiles).tobytes() == want.tobytes()
+            for base, got in zip(tiles, generic._solid_shares(g.tile, tiles), strict=True):
+                match = (np.abs(g.tile - base).max(axis=2) <= 2 * generic.KNOWN_FILL).astype(np.uint8)
+                solid = cv2.erode(match, np.ones((3, 3), np.uint8)).ravel().astype(bool)
+                assert got == float(solid[ring].mean())
+            light, b = g.tile @ generic.LUMA, generic.INSET
+            top_left = np.concatenate([light[:b, b:-b].ravel(), light[b:-b, :b].ravel()])
+            bottom_right = np.concatenate([light[-b:, b:-b].ravel(), light[b:-b, -b:].ravel()])
+            fill = float(generic._fill(g) @ generic.LUMA)
+            assert generic.bevel(g.tile, generic._fill(g)) == float(
+                min(top_left.mean() - fill, fill - bottom_right.mean())
+            )
+            core = g.tile[generic.CORE : -generic.CORE, generic.CORE : -generic.CORE]
+            yy, xx = np.mgrid[0:16, 0:16]
+            design = np.stack([np.ones(256), xx.ravel() / 16, yy.ravel() / 16], axis=1)
+            coef, *_ = np.linalg.lstsq(design, core.reshape(-1, 3), rcond=None)
+            got_coef, got_far = generic._ramp(core)
+            assert got_coef.tobytes() == coef.tobytes()
+            assert got_far.tobytes() == np.abs(core.reshape(-1, 3) - design @ coef).max(axis=1).tobytes()
+        pixels = np.concatenate([t.reshape(-1, 3) for t in tiles])
+        spread = np.percentile(pixels, 99, axis=0) - np.percentile(pixels, 1, axis=0)
+        want = np.clip(spread / max(float(spread.max()), 1.0), 1.0 / generic.MAX_BALANCE, 1.0)
+        assert generic.channel_balance(list(tiles)).tobytes() == want.astype(np.float32).tobytes()

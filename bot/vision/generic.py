@@ -352,16 +352,28 @@ def quantile(values: np.ndarray, q: float) -> float:
     return float(np.partition(flat, k)[k])
 
 
+def _peak(diff: np.ndarray) -> np.ndarray:
+    """The largest of the 3 channels along the last axis (``diff.max(axis=-1)``, the same values: numpy's
+    reduction over 3 is far slower than two element-wise maxima)."""
+    return np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])
+
+
 def _few_outliers(diff: np.ndarray) -> np.ndarray:
     """Per look ``(N, P, 3)`` of differences: at most :data:`SAME_OUTLIERS` pooled pixels differ by more
     than :data:`SAME_PEAK` (a stroke one glyph has and another lacks differs in more)."""
-    peak = np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])  # max over 3: no slow reduce
-    return (peak > SAME_PEAK).sum(axis=1) <= SAME_OUTLIERS
+    return (_peak(diff) > SAME_PEAK).sum(axis=1) <= SAME_OUTLIERS
 
 
 def _alike(diff: np.ndarray) -> np.ndarray:
     """Per look ``(N, P, 3)`` of differences: alike (small mean difference, few outliers)."""
-    return (diff.mean(axis=(1, 2)) <= SAME_MEAN) & _few_outliers(diff)
+    return (_mean_diff(diff) <= SAME_MEAN) & _few_outliers(diff)
+
+
+def _mean_diff(diff: np.ndarray) -> np.ndarray:
+    """``diff.mean(axis=(1, 2))`` of ``(N, P, 3)`` float differences, the same to the bit, without its
+    Python overhead: numpy's own sum, divided as ``np.mean`` divides (by the count as ``np.intp``)."""
+    total = np.add.reduce(diff, axis=(1, 2))
+    return np.true_divide(total, np.intp(diff.shape[1] * diff.shape[2]), out=total, casting="unsafe")
 
 
 BLOCK = 4
@@ -378,13 +390,18 @@ def _blocks(looks: np.ndarray) -> np.ndarray:
     if side * side != looks.shape[1] or side % BLOCK:
         return looks.mean(axis=1, dtype=np.float64)  # one block: the mean colour
     n = side // BLOCK
-    cells = looks.reshape(len(looks), n, BLOCK, n, BLOCK, 3).astype(np.float64)
-    return cells.mean(axis=(2, 4)).reshape(len(looks), -1)
+    cells = looks.reshape(len(looks), n, BLOCK, n, BLOCK, 3)
+    total = cells[:, :, 0, :, 0].astype(np.float64)
+    for y, x in itertools.product(range(BLOCK), range(BLOCK)):  # row by row, as np.mean sums them
+        if y or x:
+            total += cells[:, :, y, :, x]
+    return np.true_divide(total, np.intp(BLOCK * BLOCK), out=total).reshape(len(looks), -1)
 
 
 def _may_be_alike(blocks: np.ndarray, lead: np.ndarray) -> np.ndarray:
     """Which looks (their :func:`_blocks`) may be alike to the one of block means ``lead``."""
-    return np.abs(blocks - lead).mean(axis=1) <= SAME_MEAN + BOUND_SLACK
+    total = np.add.reduce(np.abs(blocks - lead), axis=1)  # their mean, as np.mean sums and divides
+    return np.true_divide(total, np.intp(blocks.shape[1]), out=total) <= SAME_MEAN + BOUND_SLACK
 
 
 def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -409,7 +426,7 @@ def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.lexsort((squared, li))  # by look, nearest first
     first = order[np.r_[True, li[order][1:] != li[order][:-1]]] if len(order) else order
     best[li[first]] = ri[first]
-    mean[li[first]] = diff[first].mean(axis=(1, 2))
+    mean[li[first]] = _mean_diff(diff[first])
     return best, mean
 
 
@@ -441,15 +458,23 @@ def group_cells(looks: np.ndarray) -> np.ndarray:
 # -- plain groups, rims and ink ----------------------------------------------------------------------
 
 
+@lru_cache(maxsize=8)
+def _design(h: int, w: int) -> np.ndarray:
+    """The ``(h * w, 3)`` least-squares design of a linear ramp over an ``h`` x ``w`` core (level, x / w,
+    y / h), built once per size (read-only)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    design = np.stack([np.ones(h * w), xx.ravel() / w, yy.ravel() / h], axis=1)
+    design.flags.writeable = False
+    return design
+
+
 def _ramp(core: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A core's best-fitting linear colour ramp: its ``(3, 3)`` coefficients (level, change across x,
     change down y, per channel) and each pixel's largest distance from it."""
-    h, w = core.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    design = np.stack([np.ones(h * w), xx.ravel() / w, yy.ravel() / h], axis=1)
+    design = _design(*core.shape[:2])
     values = core.reshape(-1, 3)
     coef, *_ = np.linalg.lstsq(design, values, rcond=None)
-    return coef, np.abs(values - design @ coef).max(axis=1)
+    return coef, _peak(np.abs(values - design @ coef))
 
 
 def _ramp_residual(core: np.ndarray) -> float:
@@ -500,13 +525,21 @@ def bevel(tile: np.ndarray, fill_colour: np.ndarray | None = None) -> float:
     """How raised a tile looks: its top and left edge band lighter than its fill *and* its bottom and
     right band darker (the smaller of the two steps, luma 0-255). A grid line darkens one side only.
     ``fill_colour``: the tile's :func:`dominant_colour` of its inner ring, when already found."""
-    light = tile @ LUMA
-    band = INSET
-    top_left = np.concatenate([light[:band, band:-band].ravel(), light[band:-band, :band].ravel()])
-    bottom_right = np.concatenate([light[-band:, band:-band].ravel(), light[band:-band, -band:].ravel()])
+    light = (tile @ LUMA).ravel()
+    top_left, bottom_right = _sides(len(tile))
     own = dominant_colour(_inner_ring(tile)) if fill_colour is None else fill_colour
     fill = float(own @ LUMA)
-    return float(min(top_left.mean() - fill, fill - bottom_right.mean()))
+    return float(min(mean_rows(light[top_left]) - fill, fill - mean_rows(light[bottom_right])))
+
+
+@lru_cache(maxsize=8)
+def _sides(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flat indices of a ``size`` square's top then left edge band (``INSET`` wide, corners left out), and
+    of its bottom then right band, in the order :func:`bevel` averages them, built once per size."""
+    at, band = np.arange(size * size).reshape(size, size), INSET
+    top_left = np.concatenate([at[:band, band:-band].ravel(), at[band:-band, :band].ravel()])
+    bottom_right = np.concatenate([at[-band:, band:-band].ravel(), at[band:-band, -band:].ravel()])
+    return top_left, bottom_right
 
 
 def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -519,15 +552,21 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
 def frame_differences(tile: np.ndarray, others: np.ndarray) -> np.ndarray:
     """``(K,)`` float64 :func:`frame_difference` of ``tile`` from each of ``others`` ``(K, T, T, 3)``,
     all at once."""
-    pixels = tile.reshape(-1, 3)
-    theirs = others.reshape(len(others), -1, 3)
-    edge = _band(len(tile), 0, INSET)
-    edge_share = (np.abs(pixels[edge] - theirs[:, edge]).max(axis=2) > FRAME_COLOUR).mean(axis=1)
-    rim = _band(len(tile), INSET, CORE)
-    rims = np.abs(pixels[rim] - theirs[:, rim]).max(axis=2)
+    bands, edge = _frame_bands(len(tile))
+    peaks = _peak(np.abs(others.reshape(len(others), -1, 3)[:, bands] - tile.reshape(-1, 3)[bands]))
+    edge_share = np.count_nonzero(peaks[:, :edge] > FRAME_COLOUR, axis=1) / edge  # the mean of the bools
+    rims = peaks[:, edge:]
     k = int(RIM_SHOWN * (rims.shape[1] - 1))  # as :func:`quantile`
     rim_diff = np.partition(rims, k, axis=1)[:, k].astype(np.float64)
     return edge_share + rim_diff / 100.0
+
+
+@lru_cache(maxsize=8)
+def _frame_bands(size: int) -> tuple[np.ndarray, int]:
+    """Flat indices of a ``size`` square's edge band then its rim (:func:`frame_differences` compares
+    both), and how many of them are the edge band's."""
+    edge = _band(size, 0, INSET)
+    return np.concatenate([edge, _band(size, INSET, CORE)]), len(edge)
 
 
 def ink_colours(tile: np.ndarray, ink: np.ndarray, balance: np.ndarray | None = None) -> bool:
@@ -576,8 +615,8 @@ def channel_balance(tiles: list[np.ndarray]) -> np.ndarray:
     """``(3,)`` each colour channel's spread over a board's looks (1st to 99th percentile) as a share of
     the widest channel's, at least ``1 / MAX_BALANCE``: a board with white and dark parts spans every
     channel alike unless a tint dims one."""
-    pixels = np.concatenate([t.reshape(-1, 3) for t in tiles])
-    spread = np.percentile(pixels, 99, axis=0) - np.percentile(pixels, 1, axis=0)
+    channels = np.ascontiguousarray(np.concatenate([t.reshape(-1, 3) for t in tiles]).T)  # partitioned fast
+    spread = np.percentile(channels, 99, axis=1) - np.percentile(channels, 1, axis=1)
     return np.clip(spread / max(float(spread.max()), 1.0), 1.0 / MAX_BALANCE, 1.0).astype(np.float32)
 
 
@@ -856,15 +895,20 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
     )
     for i in plain:
         g = groups[i]
-        colour = g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
-        fits = {
-            k: frame_difference(g.tile, kind.first.tile)  # type: ignore[union-attr]
+        colour = mean_rows(g.tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3))
+        near = [
+            k
             for k, kind in enumerate(kinds)
             if kind.raised == g.raised
             and np.linalg.norm(kind.colour - colour) < KIND_DISTANCE
             and abs(_slope_of(kind.first) - _slope_of(g)) <= KIND_RAMP  # type: ignore[arg-type]
-        }
-        fits = {k: v for k, v in fits.items() if v <= KIND_FRAME}
+        ]
+        framing = (
+            frame_differences(g.tile, np.stack([kinds[k].first.tile for k in near])).tolist()  # type: ignore[union-attr]
+            if near
+            else []
+        )
+        fits = {k: v for k, v in zip(near, framing, strict=True) if v <= KIND_FRAME}
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
             k = min(fits, key=fits.__getitem__)
             kinds[k].groups.append(i)
@@ -872,7 +916,7 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             g.kind = k
         else:
             g.kind = len(kinds)
-            texture_mean = float(texture[g.members].mean())
+            texture_mean = float(mean_rows(texture[g.members]))
             kinds.append(Kind([i], colour, len(g.members), g.raised, texture_mean, first=g))
     return kinds
 
@@ -880,7 +924,7 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
 def _fill_shows(tile: np.ndarray, base: np.ndarray) -> bool:
     """Whether a base tile's fill shows around a glyph: at least ``FILL_SHOWN`` of the glyph tile's rim
     within ``2 * KNOWN_FILL`` of the base's rim (a glyph, even crossed out, leaves some of it)."""
-    return quantile(np.abs(_rim(tile) - _rim(base)).max(axis=1), FILL_SHOWN) <= 2 * KNOWN_FILL
+    return quantile(_peak(np.abs(_rim(tile) - _rim(base))), FILL_SHOWN) <= 2 * KNOWN_FILL
 
 
 def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
@@ -890,12 +934,13 @@ def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
     same = [i for i in plain if groups[i].raised or not g.raised]
     if not same:
         return None
-    differences = frame_differences(g.tile, np.stack([groups[i].tile for i in same]))
+    tiles = np.stack([groups[i].tile for i in same])
+    differences = frame_differences(g.tile, tiles)
     scores = {i: float(v) for i, v in zip(same, differences, strict=True)}
     best = min(scores, key=scores.__getitem__)
     others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
     if scores[best] > FRAME_MATCH or (others and scores[best] > FRAME_CLEAR * min(others)):
-        best = _shown_around(g, groups, scores)
+        best = _shown_around(g, groups, scores, tiles)
         if best is None:
             return None
     if not _fill_shows(g.tile, groups[best].tile):
@@ -908,20 +953,35 @@ def _solid_share(tile: np.ndarray, base: np.ndarray) -> float:
     """Share of a glyph tile's inner ring (just inside its edge band) where the base tile shows solidly:
     the pixel and its eight neighbours all within ``2 * KNOWN_FILL`` of the base's (an anti-aliased blend
     along a stroke's edge is a pixel or two wide, and is eroded away)."""
-    match = (np.abs(tile - base).max(axis=2) <= 2 * KNOWN_FILL).astype(np.uint8)
-    solid = cv2.erode(match, np.ones((3, 3), np.uint8)).ravel().astype(bool)
-    return float(solid[_band(len(tile), INSET, INSET + 3)].mean())
+    return float(_solid_shares(tile, base[None])[0])
 
 
-def _shown_around(g: Group, groups: list[Group], scores: dict[int, float]) -> int | None:
+def _solid_shares(tile: np.ndarray, bases: np.ndarray) -> np.ndarray:
+    """``(K,)`` float64 :func:`_solid_share` of ``tile`` on each of ``bases`` ``(K, T, T, 3)``, all at once:
+    the bases' match masks eroded as one image, one below the other (the inner ring's neighbours lie
+    inside its own tile, so no tile's erosion reaches its neighbour's ring)."""
+    size = len(tile)
+    match = (_peak(np.abs(tile - bases)) <= 2 * KNOWN_FILL).astype(np.uint8)
+    solid = cv2.erode(match.reshape(-1, size), np.ones((3, 3), np.uint8)).reshape(len(bases), -1)
+    ring = _band(size, INSET, INSET + 3)
+    return np.count_nonzero(solid[:, ring], axis=1) / len(ring)  # the mean of the bools
+
+
+def _shown_around(
+    g: Group, groups: list[Group], scores: dict[int, float], tiles: np.ndarray | None = None
+) -> int | None:
     """The plain group a glyph group sits on when a bold glyph hides its frame (the glyph reaches into
     the edge band, or is drawn in the grid's own colour): the one kind whose tile shows solidly around
     the glyph (at least ``FILL_SHOWN`` of the inner ring, :func:`_solid_share`) while no other kind
-    shows there at all (its group framed most alike); None when no kind, or more than one, shows."""
+    shows there at all (its group framed most alike); None when no kind, or more than one, shows.
+    ``tiles``: the tiles of the groups of ``scores``, in its order, when already stacked."""
+    if tiles is None:
+        tiles = np.stack([groups[i].tile for i in scores])
+    shares = _solid_shares(g.tile, tiles)
     shown: dict[int, float] = {}
-    for i in scores:
+    for i, share in zip(scores, shares.tolist(), strict=True):
         kind = groups[i].kind if groups[i].kind is not None else -1 - i
-        shown[kind] = max(shown.get(kind, 0.0), _solid_share(g.tile, groups[i].tile))
+        shown[kind] = max(shown.get(kind, 0.0), share)
     showing = [k for k, v in shown.items() if v >= FILL_SHOWN]
     if len(showing) != 1 or any(v > 0 for k, v in shown.items() if k != showing[0]):
         return None
@@ -1937,7 +1997,7 @@ def _groups_of(
     """One :class:`Group` per label (its members' mean tile), with the sides a neighbour's ink was painted
     over on and the ink it ran on past its own (:func:`bot.vision.overdraw.repair_runs`)."""
     groups = [
-        Group(members, tiles[members].mean(axis=0))
+        Group(members, _mean_tile(tiles, members))
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
     ]
     if painted is not None:
@@ -1948,6 +2008,17 @@ def _groups_of(
             )
             g.runs = runs_on(pixels, g.members)  # type: ignore[arg-type]
     return groups
+
+
+def _mean_tile(tiles: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """``tiles[members].mean(axis=0)`` to the bit, with no copy of the members' tiles (a board's covered
+    group holds hundreds): summed in place in member order, as numpy sums along the first axis, then
+    divided as ``np.mean`` divides (:func:`mean_rows`)."""
+    first, *rest = members.tolist()
+    total = tiles[first].copy()
+    for i in rest:
+        total += tiles[i]
+    return np.true_divide(total, np.intp(len(members)), out=total, casting="unsafe")
 
 
 def _kept(model: GenericModel | None, reading: CellReading) -> CellReading:
