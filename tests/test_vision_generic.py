@@ -565,3 +565,31 @@ def test_a_lone_mine_look_no_number_settles_is_refused(seed, scale):
     image, geometry = styles.screenshot(board, look, scale)
     with pytest.raises(RecognitionError, match="unlike the board's other shown mines"):
         read_cells(image, geometry)
+
+
+def test_a_hole_that_overturns_the_plain_best_is_not_decided_by_the_bold_view_in_settle_digits():
+    """The glossy bold 5 whose bowl blurred shut, as ``settle_digits`` is given it: holes counted, a 6
+    fits best; counting only missing holes, a 5. The weight-matched view's two countings tie within a
+    thousandth on 6, so they "agree", and that view alone named 6. When a hole decides between the plain
+    countings, every digit either weight-matched counting allows stays open: the counts decide (here
+    nothing does: refused, 5 or 6). Where both rule the 6 out, the view still narrows: a 5."""
+    from bot.vision.digits import UNREAD, settle_digits
+
+    costs = np.array([[0.36, 0.25, 0.30, 0.28, 0.246, 0.181, 0.52, 0.239]])
+    raw = np.array([[0.28, 0.25, 0.22, 0.28, 0.166, 0.181, 0.44, 0.239]])
+    tied = np.array(
+        [
+            [
+                [0.38, 0.40, 0.30, 0.40, 0.267, 0.187, 0.53, 0.32],
+                [0.30, 0.40, 0.22, 0.40, 0.1871, 0.1870, 0.45, 0.32],
+            ]
+        ]
+    )
+    board = np.full((3, 3), int(Cell.COVERED))  # the glyph amid eight covered cells: 5 and 6 both hold
+    board[1, 1] = UNREAD
+    settled = settle_digits(board, [np.array([4])], costs, [False], None, raw, tied)
+    assert settled.problem is not None and "5 or 6" in settled.problem[1], settled
+    sure = np.array(
+        [[[0.38, 0.40, 0.30, 0.40, 0.13, 0.19, 0.53, 0.32], [0.30, 0.40, 0.22, 0.40, 0.05, 0.19, 0.45, 0.32]]]
+    )
+    assert settle_digits(board, [np.array([4])], costs, [False], None, raw, sure).states == [5]

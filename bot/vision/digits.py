@@ -115,6 +115,17 @@ def _allowed(cost: np.ndarray, raw: np.ndarray | None) -> set[int]:
     return digits
 
 
+def _bold_allowed(weighted: np.ndarray, cost: np.ndarray, raw: np.ndarray | None) -> set[int]:
+    """Digits the weight-matched view (``weighted``: its two countings) allows: as :func:`_allowed`, but
+    when a hole decides between the plain countings (``cost`` and ``raw`` name different bests: a bold 5
+    whose bowl blurred shut fits a 6 only by its hole), every digit either of its countings allows. It
+    counts holes too, and whether its own two countings name one best can turn on a thousandth, so the
+    hole would decide after all; the counts decide instead."""
+    if raw is not None and raw.argmin() != cost.argmin():
+        return set(shape_choices(weighted[0])) | set(shape_choices(weighted[1]))
+    return _allowed(weighted[0], weighted[1])
+
+
 def _any_of(cells: np.ndarray, *states: int) -> np.ndarray:
     """Which cells hold one of ``states`` (``np.isin`` for a few values, by comparisons: far cheaper)."""
     found = cells == states[0]
@@ -251,7 +262,7 @@ def settle_digits(
         mine = [MINE] if mine_like[g] else []
         wide.append(sorted(digits) + mine)
         if weighted is not None:
-            both = digits & _allowed(weighted[g][0], weighted[g][1])
+            both = digits & _bold_allowed(weighted[g], cost, raw[g] if raw is not None else None)
             digits = both or digits  # the two views disagree: the counts decide among the first's
         by_shape = sorted(digits) + mine
         if not by_shape and prior[g] is not None:

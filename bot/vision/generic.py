@@ -1411,12 +1411,7 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     reference: the same digit of one font differs between cells only by rendering, far less than two
     digits differ (a bold 6 and 5 of one ink are otherwise near alike). A glyph cut off by its cell's
     edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with a side a
-    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared.
-    A group whose hole decides between two digits (the plain countings name different bests: a bold 5
-    whose bowl blurred shut fits a 6 only by its hole) is not narrowed by the weight-matched view when
-    each digit its plain views allow is allowed by one of that view's two countings (its plain views
-    stand in for it): the weight-matched view counts holes too, and whether its own two countings name
-    one best can turn on a thousandth, so the hole would decide after all. The counts decide instead."""
+    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared."""
     costs = np.stack([g.costs for g in gs])
     raw = np.stack([g.raw_costs for g in gs])
     weighted = np.stack([g.weighted for g in gs])
@@ -1432,12 +1427,6 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if apart > max(float(others.min()), float(gs[b].costs[d - 1])):  # type: ignore[index]
                 costs[a, d - 1] = raw[a, d - 1] = 1.0
                 weighted[a, :, d - 1] = 1.0
-    for a in range(len(gs)):
-        if raw[a].argmin() == costs[a].argmin():
-            continue
-        plain = set(shape_choices(costs[a])) | set(shape_choices(raw[a]))
-        if plain <= set(shape_choices(weighted[a, 0])) | set(shape_choices(weighted[a, 1])):
-            weighted[a] = np.stack([costs[a], raw[a]])
     return costs, raw, weighted
 
 
