@@ -167,16 +167,15 @@ def find_faces(gray: np.ndarray) -> Boxes:
     half = half_flat_mask(gray)
     _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=4)
     x, y, bw, bh, area = (stats[1:, i] for i in range(5))
-    keep = (
-        (bw >= MIN_FACE)
-        & (bh >= MIN_FACE)
-        & (bw <= MAX_FACE)
-        & (bh <= MAX_FACE)
-        & (np.abs(bw - bh) <= np.maximum(1, 0.25 * np.maximum(bw, bh)))
-        & (area >= 0.45 * bw * bh)
-    )
+    sized = (bw >= MIN_FACE) & (bh >= MIN_FACE) & (bw <= MAX_FACE) & (bh <= MAX_FACE)
+    keep = sized & _face_shaped(bw, bh, area)
     s = stats[1:][keep].astype(np.float64) * 2
     return Boxes(s[:, 0], s[:, 1], s[:, 2], s[:, 3])
+
+
+def _face_shaped(bw: np.ndarray, bh: np.ndarray, area: np.ndarray) -> np.ndarray:
+    """Which flat blobs (bounding box ``bw`` x ``bh``, ``area`` pixels) are roughly square and solid."""
+    return (np.abs(bw - bh) <= np.maximum(1, 0.25 * np.maximum(bw, bh))) & (area >= 0.45 * bw * bh)
 
 
 def _line_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -399,6 +398,7 @@ class _Board:
         self.sums = (cv2.integral(ey), cv2.integral(ex))  # axis 0: y-steps, axis 1: x-steps
         self.grey_sums = cv2.integral(gray, sdepth=cv2.CV_64F)
         self.typical: dict[int, float] = {}
+        self.faces: dict[tuple[int, int, int, int], Boxes] = {}  # :meth:`cell_faces` of each region
 
     def band(self, axis: int, lo: int, hi: int) -> np.ndarray:
         """Mean step along ``axis`` (1: x-steps per column, 0: y-steps per row) over band [lo, hi) of
@@ -417,7 +417,11 @@ class _Board:
         return self.band(axis, other.line(0), other.line(other.count))
 
     def phase(self, axis: int) -> _Axis:
-        """The axis moved by whole pixels so its boundaries sit on the folded step profile's peak."""
+        """The axis moved by whole pixels so its boundaries sit on the folded step profile's peak, among
+        the shifts whose boundaries run through at most :data:`CUT_SHARE` of the board's cell faces
+        (:meth:`cell_faces`): a face is a cell's flat middle, which no boundary crosses, and the
+        glyphs of a board full of numbers fold to a peak of their own (their feet, a few pixels
+        before the lines)."""
         a = self.ax if axis == 1 else self.ay
         profile = self.profile(axis)
         half = math.ceil(a.pitch / 2)
@@ -425,7 +429,40 @@ class _Board:
         pos = a.lines()[:, None] + offsets[None, :]
         inside = (pos >= 0) & (pos < len(profile))
         fold = np.where(inside, profile[np.clip(pos, 0, len(profile) - 1)], 0).sum(axis=0)
+        faces = self.cell_faces()
+        if len(faces.x):
+            lo, size = (faces.x, faces.w) if axis == 1 else (faces.y, faces.h)
+            first, last = (lo + CUT_DEPTH)[:, None, None], (lo + size - CUT_DEPTH)[:, None, None]
+            cut = ((pos[None] >= first) & (pos[None] <= last)).any(axis=1)  # (face, shift)
+            clear = cut.mean(axis=0) <= CUT_SHARE
+            if clear.any():
+                fold = np.where(clear, fold, -1.0)
         return replace(a, start=a.start + int(offsets[int(np.argmax(fold))]))
+
+    def cell_faces(self) -> Boxes:
+        """The flat faces within the board's region no larger than one cell (of any kind: covered, opened
+        or a glyph's flat part), found at full size: the true lattice's boundaries cross none of them."""
+        ax, ay = self.ax, self.ay
+        h, w = self.gray.shape
+        x0, x1 = max(ax.line(0), 0), min(ax.line(ax.count), w)
+        y0, y1 = max(ay.line(0), 0), min(ay.line(ay.count), h)
+        region = (x0, y0, x1, y1)
+        if region not in self.faces:
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                self.faces[region] = Boxes(*(np.zeros(0) for _ in range(4)))
+            else:
+                mask = flat_mask(self.gray[y0:y1, x0:x1])
+                _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+                x, y, bw, bh, area = (stats[1:, i].astype(np.float64) for i in range(5))
+                keep = (
+                    (bw >= 2 * MIN_FACE)
+                    & (bh >= 2 * MIN_FACE)
+                    & (bw <= ax.pitch + 1)
+                    & (bh <= ay.pitch + 1)
+                    & _face_shaped(bw, bh, area)
+                )
+                self.faces[region] = Boxes(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
+        return self.faces[region]
 
     def refine(self, axis: int) -> _Axis:
         """The start to a small fraction of a pixel, at the axis's pitch.
