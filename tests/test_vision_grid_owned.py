@@ -123,3 +123,26 @@ def test_a_board_full_of_numbers_is_found_between_its_faces(seed, digits):
     g = find_grid(numbered_board(seed, digits)).geometry
     assert (g.rows, g.cols) == (ROWS, COLS)
     assert abs(g.left - 2) <= 1.5 and abs(g.top - 2) <= 1.5, (g.left, g.top)
+
+
+@pytest.mark.parametrize("depth", [2, 6, 15])
+@pytest.mark.parametrize("side", ["top", "bottom", "left", "right"])
+def test_a_board_cut_through_a_row_of_numbers_is_called_cut(side, depth):
+    """The screenshot's edge cuts the board ``depth`` px into its outer cells, full of numbers: the
+    glyphs' steps off the lattice drown its lines in the cut strip's changes, but a line still crosses
+    every boundary of it, as the board's own cells show: the side is called cut (so the part that
+    shows is never read as the board). The whole board is not."""
+    from bot.geometry import Geometry
+    from bot.vision.grid import cut_sides
+
+    p = NUMBERED_PITCH
+    image = numbered_board(1, 0.8)
+    whole = Geometry(2, 2, p, p, ROWS, COLS)
+    cut, shows = {
+        "top": (image[2 + depth :], Geometry(2, p - depth, p, p, ROWS - 1, COLS)),
+        "bottom": (image[: 2 + ROWS * p - depth], Geometry(2, 2, p, p, ROWS - 1, COLS)),
+        "left": (image[:, 2 + depth :], Geometry(p - depth, 2, p, p, ROWS, COLS - 1)),
+        "right": (image[:, : 2 + COLS * p - depth], Geometry(2, 2, p, p, ROWS, COLS - 1)),
+    }[side]
+    assert cut_sides(np.ascontiguousarray(cut), shows) == [side]
+    assert cut_sides(image, whole) == []

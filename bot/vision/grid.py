@@ -394,6 +394,7 @@ class _Board:
 
     def __init__(self, gray: np.ndarray, ex: np.ndarray, ey: np.ndarray, ax: _Axis, ay: _Axis):
         self.gray, self.ax, self.ay = gray, ax, ay
+        self.steps = (ey, ex)  # axis 0: y-steps, axis 1: x-steps
         # Integral images of the step maps: any band's mean profile costs two subtractions.
         self.sums = (cv2.integral(ey), cv2.integral(ex))  # axis 0: y-steps, axis 1: x-steps
         self.grey_sums = cv2.integral(gray, sdepth=cv2.CV_64F)
@@ -552,18 +553,29 @@ class _Board:
 
     # -- extent -------------------------------------------------------------------------------------
 
-    def cross_boundaries(self, axis: int, index: int) -> tuple[np.ndarray, float]:
+    def cross_boundaries(self, axis: int, index: int, cut: bool = False) -> tuple[np.ndarray, float]:
         """Step strength of the inner boundaries across lattice strip ``index`` (a row when ``axis`` is
         0) above the strip's own level inside the cells either side (grid lines, not texture); and
-        how much stronger the strip's steps are on the lattice than off it (text is as strong off)."""
+        how much stronger the strip's steps are on the lattice than off it (text is as strong off).
+        A strip the image's edge cuts has none, unless ``cut``: then the part of it that shows, each
+        boundary's step the median over the strip's pixel lines (a cut cell's boundary crosses them
+        all; the last pixels of the board's edge beside a frame, only a few)."""
         along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
         lo, hi = across.line(index), across.line(index + 1)
         h, w = self.gray.shape if axis == 0 else self.gray.shape[::-1]
+        if cut:
+            lo, hi = max(lo, 0), min(hi, h)
+            if hi - lo < 2:
+                return np.zeros(0), 0.0
         if lo < 0 or hi > h + 1:  # a board may end at the image's edge, half a pixel short
             return np.zeros(0), 0.0
         hi = min(hi, h)
         margin = (hi - lo) // 5
-        profile = self.band(1 - axis, lo + margin, hi - margin)
+        if cut:
+            steps = self.steps[1 - axis] if axis == 0 else self.steps[1 - axis].T
+            profile = np.median(steps[lo + margin : hi - margin], axis=0)
+        else:
+            profile = self.band(1 - axis, lo + margin, hi - margin)
         lines = along.lines()
         inner = lines[1:-1]
         if len(inner) == 0 or lines[0] < 0 or lines[-1] > w:  # a board may end at the image's edge
@@ -799,10 +811,11 @@ def _within(geometry: Geometry, width: int, height: int) -> Geometry:
     return replace(geometry, left=ax.start, top=ay.start, cols=ax.count, rows=ay.count)
 
 
-def _strip_lines(board: _Board, axis: int, index: int) -> tuple[float, float] | None:
+def _strip_lines(board: _Board, axis: int, index: int, cut: bool = False) -> tuple[float, float] | None:
     """Share of a strip's inner boundaries with a grid line across them, and their contrast (how much
-    stronger its steps are on the lattice than off it); None for a strip the image's edge cuts."""
-    strength, contrast = board.cross_boundaries(axis, index)
+    stronger its steps are on the lattice than off it); None for a strip the image's edge cuts (unless
+    ``cut``: then the part of it that shows is measured)."""
+    strength, contrast = board.cross_boundaries(axis, index, cut)
     if len(strength) == 0:
         return None
     return float((strength >= max(LINE_SHARE * board.typical[axis], 4.0)).mean()), contrast
@@ -908,11 +921,12 @@ def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
     return 0
 
 
-def _lined_across(board: _Board, axis: int, index: int) -> bool:
+def _lined_across(board: _Board, axis: int, index: int, cut: bool = False) -> bool:
     """Whether strip ``index`` shows a grid line across every one of its inner boundaries: the board's
     own lattice, cell by cell, however many glyphs lie between the lines (a header's text or a row of
-    buttons lines up with a few of the board's boundaries, not all)."""
-    found = _strip_lines(board, axis, index)
+    buttons lines up with a few of the board's boundaries, not all). ``cut``: of a strip the image's
+    edge cuts, the part that shows."""
+    found = _strip_lines(board, axis, index, cut)
     return found is not None and found[0] >= 1.0
 
 
@@ -1158,11 +1172,17 @@ def cut_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
         ("bottom", slice(r.bottom, height), cols, g.pitch_y, g.pitch_x, g.left - cols.start, 0),
     )
     sides = []
+    board = None
     for side, strip_rows, strip_cols, across, pitch, phase, axis in strips:
         strip = image[strip_rows, strip_cols]  # only the strips are turned grey, not the whole screen
         if 0 < strip.shape[axis] < across:
             changes = _edge_changes(grey(strip).astype(np.float32), axis)
             if _changes_on_lines(changes, pitch, phase):
+                sides.append(side)
+                continue
+            board = board or _board_near(image, geometry)
+            index = -1 if side in ("top", "left") else (g.rows if axis == 0 else g.cols)
+            if _lined_across(board, axis, index, cut=True):  # cells cut short, whatever glyphs they show
                 sides.append(side)
     return sides
 
@@ -1193,6 +1213,19 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     lines across it, in the next strip or, past up to :data:`MERGE_CELLS` strips of lines alone, the
     one after them). A reading of such a board is of part of it. Cheap: looks only next to the board.
     """
+    board = _board_near(image, geometry)
+    ax, ay = board.ax, board.ay
+    faces = find_faces(board.gray)
+    cx, cy = faces.cx, faces.cy
+    inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
+    like = _sized_like(faces, inside)
+    sides = (("top", 0, True), ("bottom", 0, False), ("left", 1, True), ("right", 1, False))
+    return [name for name, axis, before in sides if _reach(board, like, axis, before)]
+
+
+def _board_near(image: np.ndarray, geometry: Geometry) -> _Board:
+    """The board at ``geometry`` on the part of the screenshot within the strips :func:`_reach` may look
+    at beyond it (and the line after them), with its typical grid-line strengths."""
     height, width = image.shape[:2]
     px, py = geometry.pitch_x, geometry.pitch_y
     region = geometry.region()
@@ -1205,10 +1238,5 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     ay = _Axis(geometry.top - y0, py, geometry.rows)
     ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, ax, ay)
-    faces = find_faces(gray)
-    cx, cy = faces.cx, faces.cy
-    inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
-    like = _sized_like(faces, inside)
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
-    sides = (("top", 0, True), ("bottom", 0, False), ("left", 1, True), ("right", 1, False))
-    return [name for name, axis, before in sides if _reach(board, like, axis, before)]
+    return board
