@@ -146,3 +146,38 @@ def test_a_board_cut_through_a_row_of_numbers_is_called_cut(side, depth):
     }[side]
     assert cut_sides(np.ascontiguousarray(cut), shows) == [side]
     assert cut_sides(image, whole) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_last_row_of_glyphs_at_the_screenshots_edge_is_the_boards(seed):
+    """The board's last row is full of glyphs (steps off the lattice nearly as strong as on it) and the
+    screenshot ends two pixels below it, in the frame (KMines at 37 px was found 15x30 of 16x30). A line
+    crosses every boundary of that row, and the image's edge ends the board as a frame does: the row is
+    the board's."""
+    image = numbered_board(seed, 0.6)
+    p, row = NUMBERED_PITCH, 2 + (ROWS - 1) * NUMBERED_PITCH
+    for c in range(COLS):
+        cell = image[row : row + p, 2 + c * p : 2 + (c + 1) * p]
+        cell[:] = 207
+        cell[1:-1, 1:-1] = 193
+        for k in range(4):  # four stems across the cell
+            cell[6:-6, 5 + 7 * k : 8 + 7 * k] = 40
+    g = find_grid(image).geometry
+    assert (g.rows, g.cols) == (ROWS, COLS)
+
+
+def test_a_frame_marked_at_the_boundaries_beside_a_grid_a_pixel_early_is_no_cut_board():
+    """KMines' frame: its inner line lightens where each column boundary meets it, then a dotted band.
+    A grid found a pixel early leaves the board's last pixel line, then that frame, beyond it (less than
+    a cell): the strip's outer half, by the image's edge, shows no line across it, so it is no cut cells."""
+    from bot.geometry import Geometry
+    from bot.vision.grid import cut_sides
+
+    p = NUMBERED_PITCH
+    image = numbered_board(1, 0.6)
+    h, w = image.shape[:2]
+    image[h - 2, :] = 143
+    image[h - 1, ::2] = 88
+    for c in range(COLS + 1):
+        image[h - 2, 1 + c * p : 3 + c * p] = 158
+    assert cut_sides(image, Geometry(1, 1, p, p, ROWS, COLS)) == []

@@ -557,24 +557,26 @@ class _Board:
         """Step strength of the inner boundaries across lattice strip ``index`` (a row when ``axis`` is
         0) above the strip's own level inside the cells either side (grid lines, not texture); and
         how much stronger the strip's steps are on the lattice than off it (text is as strong off).
-        A strip the image's edge cuts has none, unless ``cut``: then the part of it that shows, each
-        boundary's step the median over the strip's pixel lines (a cut cell's boundary crosses them
-        all; the last pixels of the board's edge beside a frame, only a few)."""
+        A strip the image's edge cuts has none, unless ``cut``: then the half of the part that shows
+        nearest the image's edge, each boundary's step the median over its pixel lines (a cut cell's
+        boundary crosses them all; the board's last pixels beside a frame, a grid a pixel early, do
+        not reach that far)."""
         along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
         lo, hi = across.line(index), across.line(index + 1)
         h, w = self.gray.shape if axis == 0 else self.gray.shape[::-1]
         if cut:
-            lo, hi = max(lo, 0), min(hi, h)
-            if hi - lo < 2:
+            half = max(1, (min(hi, h) - max(lo, 0)) // 2)
+            lo, hi = (0, min(hi, half)) if lo < 0 else (max(lo, h - half), min(hi, h)) if hi > h else (lo, hi)
+            if hi - lo < 1:
                 return np.zeros(0), 0.0
         if lo < 0 or hi > h + 1:  # a board may end at the image's edge, half a pixel short
             return np.zeros(0), 0.0
         hi = min(hi, h)
-        margin = (hi - lo) // 5
         if cut:
             steps = self.steps[1 - axis] if axis == 0 else self.steps[1 - axis].T
-            profile = np.median(steps[lo + margin : hi - margin], axis=0)
+            profile = np.median(steps[lo:hi], axis=0)
         else:
+            margin = (hi - lo) // 5
             profile = self.band(1 - axis, lo + margin, hi - margin)
         lines = along.lines()
         inner = lines[1:-1]
@@ -913,8 +915,8 @@ def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
         if _strip_ok(board, faces, axis, index):
             return run + 1
         found = _strip_lines(board, axis, index)
-        if found is None:
-            return 0
+        if found is None:  # the image's edge: as a frame, it ends a run lined across
+            return run if whole else 0
         if found[0] < STRIP_SHARE:
             return run if whole else 0
         whole = whole and found[0] >= 1.0
