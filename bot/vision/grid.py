@@ -167,16 +167,15 @@ def find_faces(gray: np.ndarray) -> Boxes:
     half = half_flat_mask(gray)
     _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=4)
     x, y, bw, bh, area = (stats[1:, i] for i in range(5))
-    keep = (
-        (bw >= MIN_FACE)
-        & (bh >= MIN_FACE)
-        & (bw <= MAX_FACE)
-        & (bh <= MAX_FACE)
-        & (np.abs(bw - bh) <= np.maximum(1, 0.25 * np.maximum(bw, bh)))
-        & (area >= 0.45 * bw * bh)
-    )
+    sized = (bw >= MIN_FACE) & (bh >= MIN_FACE) & (bw <= MAX_FACE) & (bh <= MAX_FACE)
+    keep = sized & _face_shaped(bw, bh, area)
     s = stats[1:][keep].astype(np.float64) * 2
     return Boxes(s[:, 0], s[:, 1], s[:, 2], s[:, 3])
+
+
+def _face_shaped(bw: np.ndarray, bh: np.ndarray, area: np.ndarray) -> np.ndarray:
+    """Which flat blobs (bounding box ``bw`` x ``bh``, ``area`` pixels) are roughly square and solid."""
+    return (np.abs(bw - bh) <= np.maximum(1, 0.25 * np.maximum(bw, bh))) & (area >= 0.45 * bw * bh)
 
 
 def _line_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -395,10 +394,12 @@ class _Board:
 
     def __init__(self, gray: np.ndarray, ex: np.ndarray, ey: np.ndarray, ax: _Axis, ay: _Axis):
         self.gray, self.ax, self.ay = gray, ax, ay
+        self.steps = (ey, ex)  # axis 0: y-steps, axis 1: x-steps
         # Integral images of the step maps: any band's mean profile costs two subtractions.
         self.sums = (cv2.integral(ey), cv2.integral(ex))  # axis 0: y-steps, axis 1: x-steps
         self.grey_sums = cv2.integral(gray, sdepth=cv2.CV_64F)
         self.typical: dict[int, float] = {}
+        self.faces: dict[tuple[int, int, int, int], Boxes] = {}  # :meth:`cell_faces` of each region
 
     def band(self, axis: int, lo: int, hi: int) -> np.ndarray:
         """Mean step along ``axis`` (1: x-steps per column, 0: y-steps per row) over band [lo, hi) of
@@ -417,7 +418,11 @@ class _Board:
         return self.band(axis, other.line(0), other.line(other.count))
 
     def phase(self, axis: int) -> _Axis:
-        """The axis moved by whole pixels so its boundaries sit on the folded step profile's peak."""
+        """The axis moved by whole pixels so its boundaries sit on the folded step profile's peak, among
+        the shifts whose boundaries run through at most :data:`CUT_SHARE` of the board's cell faces
+        (:meth:`cell_faces`): a face is a cell's flat middle, which no boundary crosses, and the
+        glyphs of a board full of numbers fold to a peak of their own (their feet, a few pixels
+        before the lines)."""
         a = self.ax if axis == 1 else self.ay
         profile = self.profile(axis)
         half = math.ceil(a.pitch / 2)
@@ -425,7 +430,40 @@ class _Board:
         pos = a.lines()[:, None] + offsets[None, :]
         inside = (pos >= 0) & (pos < len(profile))
         fold = np.where(inside, profile[np.clip(pos, 0, len(profile) - 1)], 0).sum(axis=0)
+        faces = self.cell_faces()
+        if len(faces.x):
+            lo, size = (faces.x, faces.w) if axis == 1 else (faces.y, faces.h)
+            first, last = (lo + CUT_DEPTH)[:, None, None], (lo + size - CUT_DEPTH)[:, None, None]
+            cut = ((pos[None] >= first) & (pos[None] <= last)).any(axis=1)  # (face, shift)
+            clear = cut.mean(axis=0) <= CUT_SHARE
+            if clear.any():
+                fold = np.where(clear, fold, -1.0)
         return replace(a, start=a.start + int(offsets[int(np.argmax(fold))]))
+
+    def cell_faces(self) -> Boxes:
+        """The flat faces within the board's region no larger than one cell (of any kind: covered, opened
+        or a glyph's flat part), found at full size: the true lattice's boundaries cross none of them."""
+        ax, ay = self.ax, self.ay
+        h, w = self.gray.shape
+        x0, x1 = max(ax.line(0), 0), min(ax.line(ax.count), w)
+        y0, y1 = max(ay.line(0), 0), min(ay.line(ay.count), h)
+        region = (x0, y0, x1, y1)
+        if region not in self.faces:
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                self.faces[region] = Boxes(*(np.zeros(0) for _ in range(4)))
+            else:
+                mask = flat_mask(self.gray[y0:y1, x0:x1])
+                _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+                x, y, bw, bh, area = (stats[1:, i].astype(np.float64) for i in range(5))
+                keep = (
+                    (bw >= 2 * MIN_FACE)
+                    & (bh >= 2 * MIN_FACE)
+                    & (bw <= ax.pitch + 1)
+                    & (bh <= ay.pitch + 1)
+                    & _face_shaped(bw, bh, area)
+                )
+                self.faces[region] = Boxes(x[keep] + x0, y[keep] + y0, bw[keep], bh[keep])
+        return self.faces[region]
 
     def refine(self, axis: int) -> _Axis:
         """The start to a small fraction of a pixel, at the axis's pitch.
@@ -515,18 +553,31 @@ class _Board:
 
     # -- extent -------------------------------------------------------------------------------------
 
-    def cross_boundaries(self, axis: int, index: int) -> tuple[np.ndarray, float]:
+    def cross_boundaries(self, axis: int, index: int, cut: bool = False) -> tuple[np.ndarray, float]:
         """Step strength of the inner boundaries across lattice strip ``index`` (a row when ``axis`` is
         0) above the strip's own level inside the cells either side (grid lines, not texture); and
-        how much stronger the strip's steps are on the lattice than off it (text is as strong off)."""
+        how much stronger the strip's steps are on the lattice than off it (text is as strong off).
+        A strip the image's edge cuts has none, unless ``cut``: then the half of the part that shows
+        nearest the image's edge, each boundary's step the median over its pixel lines (a cut cell's
+        boundary crosses them all; the board's last pixels beside a frame, a grid a pixel early, do
+        not reach that far)."""
         along, across = (self.ax, self.ay) if axis == 0 else (self.ay, self.ax)
         lo, hi = across.line(index), across.line(index + 1)
         h, w = self.gray.shape if axis == 0 else self.gray.shape[::-1]
+        if cut:
+            half = max(1, (min(hi, h) - max(lo, 0)) // 2)
+            lo, hi = (0, min(hi, half)) if lo < 0 else (max(lo, h - half), min(hi, h)) if hi > h else (lo, hi)
+            if hi - lo < 1:
+                return np.zeros(0), 0.0
         if lo < 0 or hi > h + 1:  # a board may end at the image's edge, half a pixel short
             return np.zeros(0), 0.0
         hi = min(hi, h)
-        margin = (hi - lo) // 5
-        profile = self.band(1 - axis, lo + margin, hi - margin)
+        if cut:
+            steps = self.steps[1 - axis] if axis == 0 else self.steps[1 - axis].T
+            profile = np.median(steps[lo:hi], axis=0)
+        else:
+            margin = (hi - lo) // 5
+            profile = self.band(1 - axis, lo + margin, hi - margin)
         lines = along.lines()
         inner = lines[1:-1]
         if len(inner) == 0 or lines[0] < 0 or lines[-1] > w:  # a board may end at the image's edge
@@ -762,10 +813,11 @@ def _within(geometry: Geometry, width: int, height: int) -> Geometry:
     return replace(geometry, left=ax.start, top=ay.start, cols=ax.count, rows=ay.count)
 
 
-def _strip_lines(board: _Board, axis: int, index: int) -> tuple[float, float] | None:
+def _strip_lines(board: _Board, axis: int, index: int, cut: bool = False) -> tuple[float, float] | None:
     """Share of a strip's inner boundaries with a grid line across them, and their contrast (how much
-    stronger its steps are on the lattice than off it); None for a strip the image's edge cuts."""
-    strength, contrast = board.cross_boundaries(axis, index)
+    stronger its steps are on the lattice than off it); None for a strip the image's edge cuts (unless
+    ``cut``: then the part of it that shows is measured)."""
+    strength, contrast = board.cross_boundaries(axis, index, cut)
     if len(strength) == 0:
         return None
     return float((strength >= max(LINE_SHARE * board.typical[axis], 4.0)).mean()), contrast
@@ -863,19 +915,20 @@ def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
         if _strip_ok(board, faces, axis, index):
             return run + 1
         found = _strip_lines(board, axis, index)
-        if found is None:
-            return 0
+        if found is None:  # the image's edge: as a frame, it ends a run lined across
+            return run if whole else 0
         if found[0] < STRIP_SHARE:
             return run if whole else 0
         whole = whole and found[0] >= 1.0
     return 0
 
 
-def _lined_across(board: _Board, axis: int, index: int) -> bool:
+def _lined_across(board: _Board, axis: int, index: int, cut: bool = False) -> bool:
     """Whether strip ``index`` shows a grid line across every one of its inner boundaries: the board's
     own lattice, cell by cell, however many glyphs lie between the lines (a header's text or a row of
-    buttons lines up with a few of the board's boundaries, not all)."""
-    found = _strip_lines(board, axis, index)
+    buttons lines up with a few of the board's boundaries, not all). ``cut``: of a strip the image's
+    edge cuts, the part that shows."""
+    found = _strip_lines(board, axis, index, cut)
     return found is not None and found[0] >= 1.0
 
 
@@ -1121,11 +1174,17 @@ def cut_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
         ("bottom", slice(r.bottom, height), cols, g.pitch_y, g.pitch_x, g.left - cols.start, 0),
     )
     sides = []
+    board = None
     for side, strip_rows, strip_cols, across, pitch, phase, axis in strips:
         strip = image[strip_rows, strip_cols]  # only the strips are turned grey, not the whole screen
         if 0 < strip.shape[axis] < across:
             changes = _edge_changes(grey(strip).astype(np.float32), axis)
             if _changes_on_lines(changes, pitch, phase):
+                sides.append(side)
+                continue
+            board = board or _board_near(image, geometry)
+            index = -1 if side in ("top", "left") else (g.rows if axis == 0 else g.cols)
+            if _lined_across(board, axis, index, cut=True):  # cells cut short, whatever glyphs they show
                 sides.append(side)
     return sides
 
@@ -1156,6 +1215,19 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     lines across it, in the next strip or, past up to :data:`MERGE_CELLS` strips of lines alone, the
     one after them). A reading of such a board is of part of it. Cheap: looks only next to the board.
     """
+    board = _board_near(image, geometry)
+    ax, ay = board.ax, board.ay
+    faces = find_faces(board.gray)
+    cx, cy = faces.cx, faces.cy
+    inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
+    like = _sized_like(faces, inside)
+    sides = (("top", 0, True), ("bottom", 0, False), ("left", 1, True), ("right", 1, False))
+    return [name for name, axis, before in sides if _reach(board, like, axis, before)]
+
+
+def _board_near(image: np.ndarray, geometry: Geometry) -> _Board:
+    """The board at ``geometry`` on the part of the screenshot within the strips :func:`_reach` may look
+    at beyond it (and the line after them), with its typical grid-line strengths."""
     height, width = image.shape[:2]
     px, py = geometry.pitch_x, geometry.pitch_y
     region = geometry.region()
@@ -1168,10 +1240,5 @@ def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
     ay = _Axis(geometry.top - y0, py, geometry.rows)
     ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, ax, ay)
-    faces = find_faces(gray)
-    cx, cy = faces.cx, faces.cy
-    inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
-    like = _sized_like(faces, inside)
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
-    sides = (("top", 0, True), ("bottom", 0, False), ("left", 1, True), ("right", 1, False))
-    return [name for name, axis, before in sides if _reach(board, like, axis, before)]
+    return board
