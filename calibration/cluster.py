@@ -17,6 +17,7 @@ import numpy as np
 
 from bot.board import Cell
 from bot.geometry import Geometry
+from bot.vision.generic import KIND_RAMP, TILE, ramp_slope
 from calibration.model import Group, Member
 
 LOGGER = logging.getLogger(__name__)
@@ -238,9 +239,78 @@ def light_field(flat: np.ndarray, labels: np.ndarray, shots: list[Shot]) -> np.n
     return field if float(field.max() - field.min()) >= MIN_LIGHT else None
 
 
+PLAIN_STD = 9.0
+"""A group is plain (no glyph) when its inner pixels stray less than this from a smooth fill."""
+
+
+def _local_mean(img: np.ndarray) -> np.ndarray:
+    """The image averaged over each pixel's 3 x 3 neighbourhood (a 1-2 px pattern vanishes, strokes stay)."""
+    return cv2.blur(img, (3, 3), borderType=cv2.BORDER_REFLECT)
+
+
+def ring_width(size: int) -> int:
+    """The width of a cell's outer ring (grid line, bevel) at a template size."""
+    return max(2, round(0.15 * size))
+
+
+def is_plain(image: np.ndarray) -> bool:
+    """Whether a cell image is plain (no glyph): its centre, clear of any bevel, strays little from a
+    fitted colour plane. Judged on the local mean, so a fine texture (a dithered covered cell) is plain,
+    a glyph is not; a glossy tile's shading is the plane."""
+    img = image.astype(np.float32)
+    margin = max(ring_width(len(img)), len(img) // 4)
+    centre = _local_mean(img)[margin:-margin, margin:-margin]
+    yy, xx = np.mgrid[0 : centre.shape[0], 0 : centre.shape[1]]
+    design = np.stack([np.ones(yy.size), yy.ravel(), xx.ravel()], axis=1)
+    flat = centre.reshape(-1, 3)
+    coef, *_ = np.linalg.lstsq(design, flat, rcond=None)
+    residual = flat - design @ coef
+    return float(np.abs(residual).mean(axis=1).max()) < 4 * PLAIN_STD and float(residual.std()) < PLAIN_STD
+
+
+def slopes(flat: np.ndarray) -> np.ndarray:
+    """Each ``(s, s, 3)`` cell's shading from one side to the other (:func:`bot.vision.generic.ramp_slope`,
+    at the skinless reader's tile size): a raised, glossy tile's is steep, a flat revealed cell's is 0."""
+    return np.array(
+        [ramp_slope(cv2.resize(tile, (TILE, TILE), interpolation=cv2.INTER_LINEAR)) for tile in flat],
+        np.float32,
+    )
+
+
+def split_by_slope(labels: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """Group labels with every plain group whose cells' shading falls in two sets apart split in two.
+
+    Two cells whose colours differ little may still be two states: a glossy covered tile shaded top to
+    bottom and a flat revealed 0 of about its mean grey. Their shading tells them apart, as it does for
+    the skinless reader (two plain kinds whose slopes differ by more than
+    :data:`~bot.vision.generic.KIND_RAMP` are not one kind): a plain group (its median cell has no glyph:
+    a glyph's slope says nothing of shading) whose sorted slopes (:func:`slopes`) leave a gap wider than
+    that is cut at the gap, and each part again, so every plain group left is shaded alike.
+    """
+    out = labels.copy()
+    groups = [np.nonzero(labels == k)[0] for k in np.unique(labels)]
+    pending = [idx for idx in groups if len(idx) > 1 and is_plain(np.median(flat[idx], axis=0))]
+    slope = np.zeros(len(labels), np.float32)
+    for idx in pending:
+        slope[idx] = slopes(flat[idx])
+    fresh = int(labels.max()) + 1 if len(labels) else 0
+    while pending:
+        idx = pending.pop()
+        order = idx[np.argsort(slope[idx], kind="stable")]
+        gaps = np.diff(slope[order])
+        if not len(gaps) or float(gaps.max()) <= KIND_RAMP:
+            continue
+        cut = int(np.argmax(gaps)) + 1
+        out[order[cut:]] = fresh
+        fresh += 1
+        pending += [order[:cut], order[cut:]]
+    _, out = np.unique(out, return_inverse=True)
+    return out
+
+
 def _labels(flat: np.ndarray, shots: list[Shot]) -> tuple[np.ndarray, np.ndarray]:
     feats = features(flat)
-    looks = cluster(feats)
+    looks = split_by_slope(cluster(feats), flat)
     return looks, merge_shades(looks, feats, shots)
 
 

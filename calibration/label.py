@@ -30,7 +30,8 @@ import cv2
 import numpy as np
 
 from bot.board import Cell, neighbour_table
-from calibration.cluster import features
+from bot.vision.generic import KIND_RAMP, LUMA
+from calibration.cluster import features, is_plain, ring_width
 from calibration.counts import choose_mines, group_counts, pinned_values
 from calibration.model import Group, Proposal
 
@@ -75,8 +76,6 @@ def min_cost_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 RING_SAME = 25.0
 """Largest median ring difference (0-255, per pixel in its most different channel) between groups of one
 base. Per pixel, not per value: green and black rings agree in two channels of three."""
-PLAIN_STD = 9.0
-"""A group is plain (no glyph) when its inner pixels stray less than this from a smooth fill."""
 INK_DIFF = 30.0
 """A pixel is ink when it differs this much (mean over channels) from its base."""
 SURE_MARGIN = 0.6
@@ -125,37 +124,49 @@ class Look:
     inner: np.ndarray
     plain: bool
     fill: np.ndarray
-
-
-def _ring_width(size: int) -> int:
-    return max(2, round(0.15 * size))
+    shading: np.ndarray
+    """The ring's lightness change across half the cell, ``(along x, down y)`` (:func:`ring_shading`)."""
 
 
 def describe(image: np.ndarray) -> Look:
     """Ring pixels, inner pixels, plainness and fill colour of a group image."""
     img = image.astype(np.float32)
     s = img.shape[0]
-    w = _ring_width(s)
+    w = ring_width(s)
     mask = np.ones((s, s), bool)
     mask[w:-w, w:-w] = False
     inner = img[w:-w, w:-w]
-    q = max(w, s // 4)  # plainness is judged on the centre, clear of any bevel
-    # ... and on the local mean: a fine texture (a dithered covered cell) is plain, a glyph is not
-    centre = _local_mean(img)[q:-q, q:-q]
-    yy, xx = np.mgrid[0 : centre.shape[0], 0 : centre.shape[1]]
-    design = np.stack([np.ones(yy.size), yy.ravel(), xx.ravel()], axis=1)
-    flat = centre.reshape(-1, 3)
-    coef, *_ = np.linalg.lstsq(design, flat, rcond=None)
-    residual = flat - design @ coef
-    plain = float(np.abs(residual).mean(axis=1).max()) < 4 * PLAIN_STD and float(residual.std()) < PLAIN_STD
+    plain = is_plain(img)
     band = np.ones(inner.shape[:2], bool)
     band[2:-2, 2:-2] = False  # just inside the ring: the cell's own background behind any glyph
-    return Look(img[mask], inner, plain, np.median(inner[band], axis=0))
+    return Look(img[mask], inner, plain, np.median(inner[band], axis=0), ring_shading(img, mask))
 
 
-def _local_mean(img: np.ndarray) -> np.ndarray:
-    """The image averaged over each pixel's 3 x 3 neighbourhood (a 1-2 px pattern vanishes, strokes stay)."""
-    return cv2.blur(img, (3, 3), borderType=cv2.BORDER_REFLECT)
+def ring_shading(img: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """How a cell's ring is shaded: the lightness change of a plane fitted to its ring pixels, across half
+    the cell (the units of :func:`bot.vision.generic.ramp_slope`), ``(along x, down y)``.
+
+    Pixels far from the ring's median (a grid line, a glyph reaching into the ring) are left out, so a
+    glossy tile's slope shows and a flat one's is about 0.
+    """
+    s = img.shape[0]
+    yy, xx = np.nonzero(mask)
+    light = img[mask] @ LUMA
+    keep = np.abs(light - np.median(light)) <= INK_DIFF
+    if keep.sum() < 3:
+        return np.zeros(2)
+    design = np.stack([np.ones(keep.sum()), xx[keep] / s, yy[keep] / s], axis=1)
+    coef, *_ = np.linalg.lstsq(design, light[keep], rcond=None)
+    return coef[1:] / 2
+
+
+def same_base(a: Look, b: Look) -> bool:
+    """Whether two group looks are drawn on one base: their rings alike in colour and in shading (a
+    glossy covered tile and a flat revealed cell of its mean grey are two bases)."""
+    return (
+        ring_difference(a.ring, b.ring) <= RING_SAME
+        and float(np.linalg.norm(a.shading - b.shading)) <= KIND_RAMP
+    )
 
 
 def ring_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -183,7 +194,7 @@ def ink_mask(image: np.ndarray, base: np.ndarray | None) -> np.ndarray:
     """Inner pixels that differ from the base image (or from the inner median colour) by a glyph's worth."""
     img = image.astype(np.float32)
     s = img.shape[0]
-    w = _ring_width(s)
+    w = ring_width(s)
     ref = base.astype(np.float32) if base is not None else describe(image).fill
     diff = np.abs(img - ref).mean(axis=2)
     mask = diff > INK_DIFF
@@ -257,9 +268,8 @@ class Labeller:
         base: dict[int, int] = {}
         leaders: list[int] = []
         for g in self.groups:
-            ring = self.looks[g.id].ring
             for leader in leaders:
-                if ring_difference(ring, self.looks[leader].ring) <= RING_SAME:
+                if same_base(self.looks[g.id], self.looks[leader]):
                     base[g.id] = base[leader]
                     break
             else:
@@ -453,7 +463,7 @@ class Labeller:
         if zero is not None:
             return self.base[g.id] == self.base[zero]
         ref = self._image(Cell.ZERO)
-        return ref is not None and ring_difference(self.looks[g.id].ring, describe(ref).ring) <= RING_SAME
+        return ref is not None and same_base(self.looks[g.id], describe(ref))
 
     def _glyphs(self) -> None:
         """Flags on the covered base; exploded, mines and wrong flags from the exploded mine's shape."""
@@ -480,7 +490,7 @@ class Labeller:
         def red_ground(g: Group) -> float:
             # The share of the cell's background (the band inside its rim) that is red.
             band = np.ones(g.image.shape[:2], bool)
-            w = _ring_width(g.image.shape[0])
+            w = ring_width(g.image.shape[0])
             band[w + 2 : -w - 2, w + 2 : -w - 2] = False
             band[: w // 2, :] = band[-(w // 2) :, :] = band[:, : w // 2] = band[:, -(w // 2) :] = False
             return _red_fraction(g.image, band)

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from styles import LOOKS, REALDATA, draw_board, fit_board, mid_game, real_look, screenshot
+from styles import EXTRA_LOOKS, LOOKS, REALDATA, draw_board, fit_board, mid_game, real_look, screenshot
 
 from bot.board import Board, Cell
 from bot.cli import main
@@ -378,17 +378,7 @@ def test_digits_forced_by_the_counts():
 def _real_sets() -> list:
     from benchmarks.calibration_real import sets
 
-    grid_misses = {  # sets --yes cannot label yet (see docs/benchmarks.md, Calibration)
-        "xbomb": "lost + opening calibrate with no question (tests/test_calibration_reader.py) and the skin "
-        "reads every Expert frame; small_fresh.png is refused: its 50 px cells keep 2 px grid lines, so the "
-        "20 px skin's templates do not fit them (tests/test_locate_textured.py)",
-    }
-    out = []
-    for folder in sets(REAL):
-        name = str(folder.relative_to(REAL))
-        marks = [pytest.mark.xfail(reason=grid_misses[name], strict=False)] if name in grid_misses else []
-        out.append(pytest.param(folder, id=name, marks=marks))
-    return out
+    return [pytest.param(folder, id=str(folder.relative_to(REAL))) for folder in sets(REAL)]
 
 
 @pytest.mark.slow
@@ -462,6 +452,22 @@ def test_lighting_gradient_and_per_digit_backgrounds(tmp_path, look, light):
     for seed in (9, 13):
         other = dense(seed, lost=seed == 13)
         check_reads(report.skin_path, screenshot(other, LOOKS[look], 1.25, light=light)[0], other)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.625])
+def test_glossy_covered_and_flat_zero_are_told_apart_by_shading(tmp_path, scale):
+    """Covered tiles shaded top to bottom and flat 0 cells of about their mean grey look alike to the
+    colour comparison; their shading tells them apart (grouping and bases), so --yes makes a skin with
+    no question, and other shots read exactly or are refused on a state the skin never saw."""
+    look = EXTRA_LOOKS["glossy"]
+    image, _ = screenshot(dense(5), look, scale)
+    report = calibrate(CalibrateOptions([save(tmp_path, "a.png", image)], name="g", out=tmp_path / "g"))
+    assert report.readback[0].error is None and not report.readback[0].disagree, report.readback[0]
+    skin = load_skin(report.skin_path)
+    assert Cell.COVERED in skin.cells and Cell.ZERO in skin.cells
+    for seed in (9, 13):
+        other = dense(seed, lost=seed == 13)
+        check_reads(report.skin_path, screenshot(other, look, scale)[0], other)
 
 
 def test_board_file_labels_a_screenshot(tmp_path, capsys):

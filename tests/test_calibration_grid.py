@@ -5,10 +5,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from styles import LOOKS, mid_game, screenshot
+from styles import EXTRA_LOOKS, LOOKS, mid_game, screenshot
 
 from bot.errors import BoardNotFoundError
-from calibration.cluster import count_groups, cut_cells
+from calibration.cluster import cluster, count_groups, cut_cells, features, split_by_slope
 from calibration.grid import estimate_pitch, find_grid, largest_rectangle
 
 BOARD = mid_game(10, 16, 40, seed=11)
@@ -39,6 +39,34 @@ def test_fractional_pitch_alternates_and_cells_still_group():
     widths = {found.cell_rect((0, c)).width for c in range(found.cols)}
     assert widths == {32, 33}
     assert count_groups(image, found) == len(np.unique(BOARD.cells))
+
+
+def _groups(look, scale: float, light: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """True states, colour groups and groups split by shading of every cell of BOARD in a look."""
+    image, truth = screenshot(BOARD, look, scale, light=light)
+    size = round(truth.pitch_x)
+    flat = cut_cells(image, truth, size).reshape(-1, size, size, 3)
+    labels = cluster(features(flat))
+    return BOARD.cells.ravel(), labels, split_by_slope(labels, flat)
+
+
+def _pure(states: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether every group holds one state."""
+    return all(len(np.unique(states[labels == k])) == 1 for k in np.unique(labels))
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.625])
+def test_glossy_covered_and_flat_zero_are_split_by_shading(scale):
+    states, by_colour, by_shading = _groups(EXTRA_LOOKS["glossy"], scale)
+    assert not _pure(states, by_colour)  # covered and 0 look alike in colour
+    assert _pure(states, by_shading)
+
+
+@pytest.mark.parametrize(("look", "light"), [("flat", 0.15), ("dark", 0.12), ("gradient", 0.0)])
+def test_shading_splits_no_group_of_one_state(look, light):
+    """A lighting gradient over the board, or a gradient drawn in every covered tile, splits no group."""
+    _, by_colour, by_shading = _groups(LOOKS[look], 1.25, light)
+    assert len(np.unique(by_shading)) == len(np.unique(by_colour))
 
 
 def test_jpeg_noise():
