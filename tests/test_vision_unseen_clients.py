@@ -158,14 +158,12 @@ def test_a_board_cut_one_column_short_is_refused_at_that_edge():
         read_cells(image, replace(geometry, cols=29))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="open misread (issue #8): rows of uneven pitch; see docs/benchmarks.md"
-)
 def test_rows_drawn_a_pixel_short_are_not_read_as_flags():
     """GNOME Mines at 900x640 draws its rows 23 px, then its last three 22 px: a grid of one pitch is
     1-2 px off there, each cut tile of those rows shows a strip of the gap, and a fresh board is read
-    with its last two rows as 60 flags. They must be refused or read covered, never flags (drawn here
-    alike, not GNOME's pixels). Open: the reader cuts every row at one pitch."""
+    with its last two rows as 60 flags. Each row and column is now cut where its stretch of the board
+    fits the others (:func:`bot.vision.generic.uneven_shifts`): read all covered (drawn here alike, not
+    GNOME's pixels)."""
     cols, gap = 30, 4
     heights = [23] * 13 + [22] * 3
     tops = np.concatenate([[0], np.cumsum(heights)[:-1]]) + 20
@@ -181,8 +179,29 @@ def test_rows_drawn_a_pixel_short_are_not_read_as_flags():
                 tile[y + dy, x] = tile[y, x + dx] = (168, 172, 170)
             crossing = image[top + height - gap : top + height, left + 23 - gap : left + 23]
             crossing[ring] = (80, 82, 81)  # a small ring where the gaps cross
-    try:
-        reading = read_screen(image, "generic")
-    except RecognitionError:
-        return
-    assert not (reading.board.cells == Cell.FLAG).any()
+    reading = read_screen(image, "generic")
+    assert reading.board.shape == (16, 30)
+    assert (reading.board.cells == Cell.COVERED).all()
+
+
+def _profile(starts: list[float], pitch: float, length: int) -> np.ndarray:
+    """A board's mean brightness along one axis: light tiles with a 4 px dark gap after each, anti-aliased
+    at sub-pixel starts."""
+    xs = np.arange(length) + 0.5
+    profile = np.full(length, 50.0)
+    for start in starts:
+        profile += 130 * np.clip(np.minimum(xs - start, start + pitch - 4 - xs) + 0.5, 0, 1)
+    return profile
+
+
+def test_cells_are_moved_off_the_even_pitch_only_where_they_clearly_lie_a_pixel_off():
+    from bot.vision.generic import uneven_shifts
+
+    even = [10 + 23 * i for i in range(16)]
+    assert uneven_shifts(_profile(even, 23, 400), 10, 23, 16) == ()
+    rounded = [round(10 + 22.5 * i) for i in range(16)]  # a fractional pitch, each start rounded
+    assert uneven_shifts(_profile(rounded, 22.5, 400), 10, 22.5, 16) == ()
+    two_sizes = [10 + 23 * i for i in range(13)] + [10 + 23 * 13 + 22 * i for i in range(3)]
+    shifts = uneven_shifts(_profile(two_sizes, 22.6, 400), 10, 23, 16)
+    assert shifts[:13] == (0.0,) * 13 and all(s < 0 for s in shifts[14:])
+    assert uneven_shifts(_profile(even[:3], 23, 100), 10, 23, 3) == ()  # too few cells to compare

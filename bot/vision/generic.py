@@ -88,6 +88,16 @@ CORE = 8
 """Pixels left out on each side of the core (the middle half) where glyphs sit."""
 POOL = 2
 """Tiles are averaged in POOL x POOL blocks before they are compared (16 x 16 features)."""
+UNEVEN_REACH = 0.12
+"""Farthest a row or column of cells is looked for off the grid's even pitch, in pitches (2 px or more)."""
+UNEVEN_STEPS = 4
+"""Steps per pixel at which a row or column is tried off the even pitch."""
+UNEVEN_FIT = 0.5
+"""A row or column is moved off the even pitch only where its misfit there is under this share of its
+misfit on it (a clear, not a marginal, fit)."""
+UNEVEN_MISFIT = 0.1
+"""Least misfit of a row or column on the even pitch, as a share of the board's contrast along that
+axis, for it to be looked for off it (noise moves nothing)."""
 
 FRAMED_SHARE = 0.05
 """Share of a tile's edge band that must differ from its fill for the tile to have a frame."""
@@ -278,17 +288,53 @@ class Crop:
     x0: int
     y0: int
     geometry: Geometry
+    shifts: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    """How far each column's and each row's cells lie from the grid's even pitch, in pixels (empty: on
+    it; see :func:`uneven_shifts`)."""
 
 
 def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     """The board blurred so that dithering and sub-pixel shifts vanish (sigma 0.7 px, or more for big
-    cells, which are sampled down)."""
+    cells, which are sampled down), and where its rows and columns lie off the even pitch."""
     region = geometry.region()
     x0, y0 = max(region.left - 2, 0), max(region.top - 2, 0)
     x1, y1 = min(region.right + 2, image.shape[1]), min(region.bottom + 2, image.shape[0])
     pixels = image[y0:y1, x0:x1].astype(np.float32)
     sigma = max(0.7, 0.4 * min(geometry.pitch_x, geometry.pitch_y) / TILE)
-    return Crop(pixels, cv2.GaussianBlur(pixels, (0, 0), sigma), x0, y0, geometry)
+    blurred = cv2.GaussianBlur(pixels, (0, 0), sigma)
+    g = geometry
+    luma = blurred.mean(axis=2)
+    shifts = (
+        uneven_shifts(luma.mean(axis=0), g.left - x0, g.pitch_x, g.cols),
+        uneven_shifts(luma.mean(axis=1), g.top - y0, g.pitch_y, g.rows),
+    )
+    return Crop(pixels, blurred, x0, y0, geometry, shifts)
+
+
+def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -> tuple[float, ...]:
+    """How far each of ``count`` cells along one axis lies from ``start + i * pitch``, by its stretch of
+    ``profile`` (the board's mean brightness across that axis) against the median stretch of all: some
+    clients draw a board of cells of two sizes (GNOME Mines: rows of 23 px, the last ones 22 px), and
+    one pitch is then a pixel or two off on some of them. Only a whole pixel or more, where the stretch
+    fits clearly better shifted, counts (rounding a fractional pitch moves cells by half a pixel):
+    otherwise, and for fewer than :data:`MIN_SIDE` cells, an empty tuple (on the even pitch)."""
+    reach = max(2, math.ceil(pitch * UNEVEN_REACH))
+    if count < MIN_SIDE or pitch < 2 * reach:
+        return ()
+    steps = np.arange(-reach * UNEVEN_STEPS, reach * UNEVEN_STEPS + 1) / UNEVEN_STEPS
+    offsets = np.arange(math.ceil(pitch))
+    places = start + np.arange(count)[:, None] * pitch + offsets[None, :]
+    axis = np.arange(len(profile), dtype=np.float64)  # beyond the crop: its edge's value
+    stretches = np.interp(places[None] + steps[:, None, None], axis, profile)  # (steps, count, points)
+    even = len(steps) // 2
+    reference = np.median(stretches[even], axis=0)
+    misfit = np.abs(stretches - reference).mean(axis=2)  # (steps, count)
+    best = misfit.argmin(axis=0)
+    found = steps[best]
+    spread = float(np.abs(stretches[even] - reference.mean()).mean())
+    clear = misfit[best, np.arange(count)] < UNEVEN_FIT * misfit[even]
+    moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > UNEVEN_MISFIT * spread)
+    return tuple(float(v) for v in np.where(moved, found, 0.0)) if moved.any() else ()
 
 
 def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -297,18 +343,32 @@ def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray
     cell's pixels together, with no transposing and within OpenCV's image side limit). Read-only: they
     are kept per placement (:func:`_placed_maps`), as live play reads one geometry move after move."""
     g = crop.geometry
-    return _placed_maps(g.left - crop.x0, g.top - crop.y0, g.pitch_x, g.pitch_y, g.rows, g.cols, size, inset)
+    return _placed_maps(
+        g.left - crop.x0, g.top - crop.y0, g.pitch_x, g.pitch_y, g.rows, g.cols, size, inset, crop.shifts
+    )
 
 
 @lru_cache(maxsize=8, typed=True)
 def _placed_maps(
-    dx: float, dy: float, pitch_x: float, pitch_y: float, rows: int, cols: int, size: int, inset: int
+    dx: float,
+    dy: float,
+    pitch_x: float,
+    pitch_y: float,
+    rows: int,
+    cols: int,
+    size: int,
+    inset: int,
+    shifts: tuple[tuple[float, ...], tuple[float, ...]] = ((), ()),
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_maps` for cell (0, 0) at ``(dx, dy)`` in the crop (everything the maps depend on)."""
     u = ((np.arange(size) + 0.5) / size)[inset : size - inset]
     side = len(u)
     xs = dx + (np.arange(cols)[:, None] + u[None, :]).ravel() * pitch_x - 0.5
     ys = dy + (np.arange(rows)[:, None] + u[None, :]).ravel() * pitch_y - 0.5
+    if shifts[0]:
+        xs = (xs.reshape(cols, side) + np.array(shifts[0])[:, None]).ravel()
+    if shifts[1]:
+        ys = (ys.reshape(rows, side) + np.array(shifts[1])[:, None]).ravel()
     xs = xs.astype(np.float32).reshape(cols, 1, side)
     ys = ys.astype(np.float32).reshape(rows, 1, side, 1)
     shape = (rows, cols, side, side)
