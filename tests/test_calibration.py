@@ -417,6 +417,20 @@ def test_yes_from_a_real_lost_shot_reads_the_others(tmp_path, folder):
             assert not np.isin(truth(png).cells, known).all(), f"{png.name} refused: {why}"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["dense_lost_7", "dense_lost_8"])
+def test_a_state_the_shot_never_showed_is_read_on_the_skinless_finder_s_own_grid(tmp_path, name):
+    """xdemineur's lost shot shows no 7 or 8. The skin's grid sits half a pixel off the one the
+    skinless reader needs, which refused there; the skinless finder's own grid (the same 9x12 board)
+    reads the frame exactly and agrees with every cell the skin is sure of, so the frame is read."""
+    from benchmarks.calibration_real import lost_shot, read_one
+
+    folder = REAL / "xdemineur"
+    report = calibrate(CalibrateOptions([str(lost_shot(folder))], name="r", out=tmp_path / "r"))
+    verdict, _, why = read_one(folder / f"{name}.png", report.skin_path)
+    assert verdict == "exact", why
+
+
 def test_the_skinless_reader_names_what_the_looks_leave_unsure(tmp_path, capsys):
     """A wrong flag drawn as the flag crossed out is unsure by its looks; the skinless reader, reading
     the whole lost shot exactly, names it, so the skin has it and a lost board reads whole."""
