@@ -378,17 +378,7 @@ def test_digits_forced_by_the_counts():
 def _real_sets() -> list:
     from benchmarks.calibration_real import sets
 
-    grid_misses = {  # sets --yes cannot label yet (see docs/benchmarks.md, Calibration)
-        "xbomb": "lost + opening calibrate with no question (tests/test_calibration_reader.py) and the skin "
-        "reads every Expert frame; small_fresh.png is refused: its 50 px cells keep 2 px grid lines, so the "
-        "20 px skin's templates do not fit them (tests/test_locate_textured.py)",
-    }
-    out = []
-    for folder in sets(REAL):
-        name = str(folder.relative_to(REAL))
-        marks = [pytest.mark.xfail(reason=grid_misses[name], strict=False)] if name in grid_misses else []
-        out.append(pytest.param(folder, id=name, marks=marks))
-    return out
+    return [pytest.param(folder, id=str(folder.relative_to(REAL))) for folder in sets(REAL)]
 
 
 @pytest.mark.slow

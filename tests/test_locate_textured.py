@@ -7,6 +7,7 @@ fit its cells: a board drawn otherwise (another look, another cell size) is refu
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -82,27 +83,40 @@ def test_a_lost_board_parted_by_unseen_states_is_found_whole_and_read(yes_skin):
     assert np.array_equal(reading.board.cells, truth.cells)
 
 
-def test_a_board_drawn_at_another_cell_size_is_refused_saying_why(yes_skin):
-    """xbomb's 8x8 board has 50 px cells whose grid lines keep their width: the 20 px skin's templates do
-    not fit its cells, so the grid the skinless finder sees there is not taken for the skin's board."""
+def test_a_board_drawn_at_another_cell_size_in_the_skins_own_pixels_is_read(yes_skin):
+    """xbomb's 8x8 board has 50 px cells whose grid lines, dither and glyphs keep their pixel size: the
+    20 px skin's templates do not fit its cells, but each cell's centre is a template's interior pixel
+    for pixel, and the skinless reader reads the same: the fresh board is read. The won board shows
+    flags, which the skin never saw: refused, naming a flag."""
     image = cv2.imread(str(XBOMB / "small_fresh.png"))
+    location = locate_board(image, yes_skin)
+    g = location.geometry
+    assert (g.rows, g.cols, round(g.left), round(g.top), round(g.pitch_x)) == (8, 8, 5, 37, 50)
+    assert any("another cell size" in note for note in location.notes)
+    truth = Board.from_text((XBOMB / "small_fresh.txt").read_text())
+    assert np.array_equal(read_screen(image, yes_skin, truth.mines).board.cells, truth.cells)
+    won = Board.from_text((XBOMB / "small_won.txt").read_text())
     with pytest.raises(
-        BoardNotFoundError, match=r"8x8 at \(5, 37\).*50\.0 px cells: not drawn with this skin"
-    ) as refused:
-        locate_board(image, yes_skin)
-    assert "the skin's cells are 20 px" in str(refused.value)
+        BoardNotFoundError, match=r"50\.0 px cells.*cell \((\d+), (\d+)\) is not surely"
+    ) as no:
+        locate_board(cv2.imread(str(XBOMB / "small_won.png")), yes_skin)
+    r, c = (int(v) for v in re.search(r"cell \((\d+), (\d+)\) is not", str(no.value)).groups())
+    assert won.cells[r, c] == Cell.FLAG and Cell.FLAG not in yes_skin.cells
 
 
-def test_a_shipped_skin_is_not_bent_to_a_board_drawn_in_another_look():
-    """The classic skin on xbomb's fresh board: the grid is there, the templates do not fit it."""
-    image = cv2.imread(str(XBOMB / "expert_fresh.png"))
+@pytest.mark.parametrize("shot", ["expert_fresh", "small_fresh", "small_won"])
+def test_a_shipped_skin_is_not_bent_to_a_board_drawn_in_another_look(shot):
+    """The classic skin on xbomb's boards (20 and 50 px cells): the grid is there, the templates do not
+    fit it, at the skin's size or at the screen's own pixels."""
+    image = cv2.imread(str(XBOMB / f"{shot}.png"))
     with pytest.raises(BoardNotFoundError, match="not drawn with this skin's templates"):
         locate_board(image, find_skin("classic"))
 
 
-def _dithered_tile(cell: int, line: int = 2) -> np.ndarray:
-    """A covered tile of a 1 px grey-and-white checker (no flat face at all), grid line top and left."""
-    yy, xx = np.mgrid[:cell, :cell]
+def _dithered_tile(cell: int, line: int = 2, period: int = 1) -> np.ndarray:
+    """A covered tile of a grey-and-white checker of ``period`` px squares (no flat face at all), grid
+    line top and left."""
+    yy, xx = np.mgrid[:cell, :cell] // period
     tile = np.where(((yy + xx) % 2 == 0)[:, :, None], 250, 120).astype(np.uint8).repeat(3, axis=2)
     tile[:line, :] = tile[:, :line] = 0
     return tile
@@ -136,7 +150,8 @@ def _screen(tiles: dict[Cell, np.ndarray], board: Board, cell: int, at: tuple[in
 def test_a_checkered_skin_with_no_flat_face_locates_a_board_of_covered_cells_only():
     """A made-up dithered look (not xbomb's pixels): a skin of its covered, 0 and 1 tiles, with every
     other state missing, finds an all-covered board by structure and reads it; the same board drawn
-    at 2.5x the cell size with lines of the same width is refused, not read."""
+    at 2.5x the cell size with lines and checker of the same pixel size is read (the skin's own pixels
+    in larger cells), and with a checker of 2 px squares (another look) it is refused, not read."""
     cell = 20
     tiles = {Cell.COVERED: _dithered_tile(cell), Cell.ZERO: _open_tile(cell), Cell.ONE: _one_tile(cell)}
     skin = Skin("checker", None, cell, FirstClickRule.SAFE, cells=dict(tiles))
@@ -146,6 +161,11 @@ def test_a_checkered_skin_with_no_flat_face_locates_a_board_of_covered_cells_onl
     g = location.geometry
     assert (g.rows, g.cols, round(g.left), round(g.top)) == (9, 14, 31, 47)
     assert np.array_equal(read_screen(image, skin).board.cells, fresh.cells)
+    small = Board.from_text("\n".join(["." * 8] * 8))
     big = {state: _dithered_tile(50) if state == Cell.COVERED else _open_tile(50) for state in tiles}
-    with pytest.raises(BoardNotFoundError, match="not drawn with this skin's templates"):
-        locate_board(_screen(big, Board.from_text("\n".join(["." * 8] * 8)), 50, (31, 47)), skin)
+    big_image = _screen(big, small, 50, (31, 47))
+    assert round(locate_board(big_image, skin).geometry.pitch_x) == 50
+    assert np.array_equal(read_screen(big_image, skin).board.cells, small.cells)
+    coarse = {state: _dithered_tile(50, period=2) if state == Cell.COVERED else big[state] for state in big}
+    with pytest.raises(BoardNotFoundError, match="nor with their interiors at the screen's own pixels"):
+        locate_board(_screen(coarse, small, 50, (31, 47)), skin)
