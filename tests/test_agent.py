@@ -362,6 +362,45 @@ def test_a_client_that_takes_no_clicks_stops_the_game_after_three():
     assert result.clicks == 3 and client.game.board.is_fresh()
 
 
+class Blinking(CaptureBackend):
+    """Serves a sim's screen with a mark between the face and the board that blinks at each click the
+    client is sent: the screen answers every click, as a browser client in an analysis mode does."""
+
+    name = "blinking"
+
+    def __init__(self, client: SimClient) -> None:
+        super().__init__()
+        self.client, self.clicks = client, 0
+
+    def screen_region(self) -> Region:
+        return self.client.capture.screen_region()
+
+    def _grab(self, region: Region) -> np.ndarray:
+        image = self.client.capture.grab(None).copy()
+        board = self.client.geometry.region()
+        if self.clicks % 2:
+            image[board.top - 3, board.left + 2 : board.left + 6] = (0, 0, 255)
+        return image[region.top : region.bottom, region.left : region.right].copy()
+
+
+def test_a_client_that_shows_clicks_but_takes_none_stops_the_game():
+    """Each click changes the screen, but the game takes none: the board reads the same before every
+    batch. The game stops after a bounded number of batches instead of clicking for ever."""
+    client = sim("beginner", seed=2, rule="zero")
+    capture = Blinking(client)
+
+    def handle(event) -> None:
+        capture.clicks += event.kind == "click"
+
+    client.input.client = type("Blind", (), {"handle": staticmethod(handle)})()
+    options = PlayOptions(settle_timeout=0.2, quiet=0.0)
+    result = Player(capture, client.input, options, sleep=lambda s: None).play_game()
+    assert result.status == "error" and "read the same after 5 batches of clicks" in result.error, (
+        result.error
+    )
+    assert 5 <= result.clicks <= 5 * 9 and client.game.board.is_fresh()
+
+
 def test_a_grid_too_small_to_be_a_board_is_not_played():
     """A 2x3 lattice (a page or window still drawing, a toolbar) is not taken for the board: no click,
     a clear error (and, at a new game, another look until the real board shows)."""

@@ -182,6 +182,11 @@ UNANSWERED_CLICKS = 3
 """Clicks in a row after which the screen did not change at all: the client is not taking the clicks
 (paused, covered, or what was read is no board), so the game stops rather than click on."""
 
+FRUITLESS_CLICKS = 5
+"""Batches of clicks in a row sent on one and the same reading of the board: the screen answers each
+click (JSMinesweeper's analysis mode draws a clicked cell open, the next click covers it again) but the
+game takes none, so the game stops rather than click forever."""
+
 
 SETTLE_LOOKS = 4
 """With no skin, how many grabs a frame the taught templates cannot read is looked at again, while the
@@ -1403,6 +1408,8 @@ class Player:
         self._button_frames, self._button_relocations = [], self.relocations
         ring_failures = 0
         unanswered = 0
+        sent_on: Board | None = None  # the board the last clicks were sent on, and how many batches
+        sent = 0
         while True:
             self._check_limits()
             self._ring_on = ring_failures < RING_FAILURES and self._ring_outs <= RING_GAP_STEPS
@@ -1434,6 +1441,7 @@ class Player:
                 self._wait_for_player(sight.image)
                 previous = sight.board
                 continue
+            self._check_fruitless(sight.board, moves, sent_on, sent)
             t0 = self.clock()
             clicked, taken = [], []
             check_ring = ring_failures < RING_FAILURES and self._ring_outs <= RING_GAP_STEPS
@@ -1463,6 +1471,8 @@ class Player:
             if sight.board.is_fresh() and clicked:
                 first = (sight.board, clicked[0])
             if clicked:  # else nothing was sent: read again at once (each click parked the pointer)
+                sent = sent + 1 if sight.board == sent_on else 1
+                sent_on = sight.board
                 answered = self._wait_change(sight.image, timing)
                 self._last_clicks = LastClicks(
                     sight.board, sight.image, tuple(taken), answered, tuple(moves), self._region_geometry()
@@ -1478,6 +1488,18 @@ class Player:
                             "not a board at all?)"
                         )
             previous = sight.board
+
+    @staticmethod
+    def _check_fruitless(board: Board, moves: list[Move], sent_on: Board | None, sent: int) -> None:
+        """Raise when ``sent`` batches of clicks (:data:`FRUITLESS_CLICKS`) have been sent on a board
+        reading exactly as ``board`` does now, and more would be sent on it."""
+        if moves and sent >= FRUITLESS_CLICKS and board == sent_on:
+            cells = ", ".join(str(m.cell) for m in moves[:3])
+            raise MinebotError(
+                f"the board read the same after {sent} batches of clicks in a row (on {cells}): the client "
+                "shows the clicks but the game takes none (is it in an editor, analysis or replay mode, "
+                "or paused?)"
+            )
 
     # -- new games --------------------------------------------------------------------------------
 
