@@ -1021,6 +1021,21 @@ def assert_not_a_new_game_until_f2(client: SimClient) -> None:
     assert player.new_game_way == "F2" and client.game.board.is_fresh()
 
 
+def test_the_pointer_leaves_the_face_after_a_new_game_click():
+    """A pointer left resting on the face may make a client draw over the board (JSMinesweeper's hover
+    tooltip stayed over three cells, which read as a flag, a 4 and a flag); it is moved off at once."""
+    client = sim(rule="zero")
+    client.input.click(*client.geometry.cell_center((4, 4)))
+    options = PlayOptions(new_game=parse_new_game("face"), settle_timeout=0.1)
+    player = Player(client.capture, client.input, options, sleep=lambda s: None)
+    player.locate()
+    player.new_game()
+    assert player.new_game_way == "face" and client.game.board.is_fresh()
+    assert client.history[-1].on_face and client.pointer is not None
+    face, board = client.geometry.face, client.geometry.region()
+    assert not face.contains(*client.pointer) and not board.contains(*client.pointer)
+
+
 def test_a_board_showing_flags_is_not_taken_for_a_new_game():
     """A new game shows no flag. ace-minesweeper ignores F2; its lost board, every mine read as a flag by
     the skinless reader, was taken for the new game F2 had started (nothing revealed), and every later

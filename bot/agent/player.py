@@ -1594,6 +1594,7 @@ class Player:
             if face is not self.geometry.face and face not in self.mouse.extra_allowed:
                 self.mouse.allow(face)  # the learned button: clicked only to start a new game
             self.mouse.click(face.left + face.width // 2, face.top + face.height // 2)
+            self._park()  # a pointer resting on the button may draw over the board (JSMinesweeper's tooltip)
         elif way.way in NEW_GAME_KEYS:
             self.mouse.press(way.way)
         elif way.way == "restart":
@@ -1608,6 +1609,7 @@ class Player:
             y = round(self.geometry.top) + way.point[1]
             self.mouse.allow(Region(x, y, 1, 1))
             self.mouse.click(x, y)
+            self._park()
 
     def _board_now(self) -> Board | None:
         """The board on screen where it was last seen, or None when it cannot be read."""
