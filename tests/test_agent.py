@@ -1036,6 +1036,30 @@ def test_the_pointer_leaves_the_face_after_a_new_game_click():
     assert not face.contains(*client.pointer) and not board.contains(*client.pointer)
 
 
+def test_a_restart_the_caller_gave_comes_before_guessed_keys():
+    """When the face starts nothing, a restart the caller gave is tried before any key: a browser
+    reloads its page on Ctrl+R (JSMinesweeper came back in its analysis mode) and opens a window on Ctrl+N."""
+    client = sim(rule="zero")
+    client.input.click(*client.geometry.cell_center((4, 4)))
+    face, handle = client.geometry.face, client.handle
+
+    def deaf_face(event) -> None:
+        if not (event.kind == "click" and face.contains(event.x, event.y)):
+            handle(event)
+
+    client.input.client = type("DeafFace", (), {"handle": staticmethod(deaf_face)})()
+    player = Player(
+        client.capture,
+        client.input,
+        PlayOptions(settle_timeout=0.1),
+        restart=client.new_game,
+        sleep=lambda s: None,
+    )
+    player.locate()
+    player.new_game()
+    assert player.new_game_way == "restart" and client.keys == [] and client.game.board.is_fresh()
+
+
 def test_a_board_showing_flags_is_not_taken_for_a_new_game():
     """A new game shows no flag. ace-minesweeper ignores F2; its lost board, every mine read as a flag by
     the skinless reader, was taken for the new game F2 had started (nothing revealed), and every later

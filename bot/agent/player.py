@@ -1567,12 +1567,14 @@ class Player:
         )
 
     def _new_game_ways(self) -> list[NewGame]:
-        """The ways to try, in order: the one asked for, else the one that worked, the skin's, the rest."""
+        """The ways to try, in order: the one asked for, else the one that worked, the skin's, the face, a
+        restart when the caller gave one (a sure way), the keys last (guesses whose side effects in other
+        programs cannot be undone: a browser reloads its page on Ctrl+R and opens a window on Ctrl+N)."""
         asked = self.options.new_game
         if asked.way != "auto":
             return [asked]
         assert self.skin is not None
-        names = [self.new_game_way, self.skin.new_game, "face", *NEW_GAME_KEYS, "restart"]
+        names = [self.new_game_way, self.skin.new_game, "face", "restart", *NEW_GAME_KEYS]
         ways = []
         for name in names:
             if not name or name in ways or name == "click":
