@@ -349,6 +349,18 @@ def test_a_bold_four_on_a_board_with_no_five_reads(name):
     )
 
 
+def test_a_tooltip_over_covered_cells_is_refused_not_read_as_flags():
+    """JSMinesweeper's hover tooltip, a light box with "(19,7)" in bold, stayed over three covered cells
+    of a fresh board (live, zoom 1.5): they read as a flag, a 4 and a flag. Glyphs on covered tiles are
+    flags only on a ground like the covered tile's; on a ground like no plain cell's (the box's tint)
+    while covered cells show, something is drawn over the board: refused, naming the cell."""
+    png = GENERIC_DATA / "js_z150_tooltip.png"
+    truth = Board.from_text(png.with_suffix(".txt").read_text())
+    with pytest.raises(RecognitionError) as refused:
+        read_cells(cv2.imread(str(png)), capture_geometry(png, truth))
+    assert refused.value.cell is not None and refused.value.cell[0] == 5
+
+
 def test_a_poor_fit_is_refused_when_the_counts_hold_a_rival_past_the_limit():
     """xbomb's turquoise 5 half hidden by a black 4's stem (a live frame, night light) is nearer a 4
     (0.29) than a 5 (0.35): the limit (0.30) kept the 5 out of its shape's choices and the counts named

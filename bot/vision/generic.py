@@ -1316,9 +1316,10 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
         and framed
         and g.shape in (Shape.MARK, Shape.DIGIT)
         and (g.raised or g.dithered or g.colours or g.alone)
+        and (g.base is not None or not any(covered))
     ):
         return Cell.FLAG  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), or alone
-    return None
+    return None  # (a glyph on a ground like no plain tile's, beside covered tiles: drawn over the board?)
 
 
 def _claim_mines(
