@@ -1316,10 +1316,23 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
         and framed
         and g.shape in (Shape.MARK, Shape.DIGIT)
         and (g.raised or g.dithered or g.colours or g.alone)
-        and (g.base is not None or not any(covered))
     ):
         return Cell.FLAG  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), or alone
-    return None  # (a glyph on a ground like no plain tile's, beside covered tiles: drawn over the board?)
+    return None
+
+
+def _loose_flags(groups: list[Group], named: list[Cell | None]) -> list[int]:
+    """Groups read as flags on a ground like no plain cell's (no base) while another such group draws
+    another glyph: a client draws its flag one way, on its covered tile, so glyphs of several looks on
+    grounds of their own are something drawn over the board (JSMinesweeper's hover tooltip read as a
+    flag, a 4 and a flag). Empty when there is no such pair."""
+    loose = [
+        i for i, (g, s) in enumerate(zip(groups, named, strict=True)) if s is Cell.FLAG and g.base is None
+    ]
+    first = loose[0] if loose else None
+    if first is None or all(_drawn_alike(groups[i], groups[first]) for i in loose[1:]):
+        return []
+    return loose
 
 
 def _claim_mines(
@@ -1625,6 +1638,15 @@ def name_groups(
                 else _glyph_state(g, covered)
                 for i, g in enumerate(groups)
             ]
+            loose = _loose_flags(groups, named)
+            if loose:
+                problem = _Problem(
+                    list(groups[loose[0]].members),
+                    f"cannot be named: one of {len(loose)} glyphs unlike each other read as flags, on "
+                    "grounds like no plain cell's: something drawn over the board (a tooltip?)",
+                )
+                every_open = False
+                continue
             claimed, marks = _claim_mines(groups, named, covered)
             if claimed or any(s in (Cell.MINE, Cell.EXPLODED) for s in named):
                 marks += [i for i in flagged if i not in marks]  # a lost board: flag or wrong flag
