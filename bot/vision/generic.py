@@ -1003,14 +1003,23 @@ def _fill_shows(tile: np.ndarray, base: np.ndarray) -> bool:
     return quantile(_peak(np.abs(_rim(tile) - _rim(base))), FILL_SHOWN) <= 2 * KNOWN_FILL
 
 
-def base_of(g: Group, groups: list[Group], plain: list[int]) -> int | None:
+def base_of(
+    g: Group, groups: list[Group], plain: list[int], stacked: dict[tuple[int, ...], np.ndarray] | None = None
+) -> int | None:
     """The plain group a glyph group sits on: framed alike (a raised glyph tile only on a raised one),
     and clearly
-    more alike than any plain group of another kind; None for a cell with its own background."""
+    more alike than any plain group of another kind; None for a cell with its own background.
+    ``stacked``: the plain groups' tiles stacked so far in this reading, by group indices (each glyph
+    group is weighed against one of two sets of them, stacked once; read-only)."""
     same = [i for i in plain if groups[i].raised or not g.raised]
     if not same:
         return None
-    tiles = np.stack([groups[i].tile for i in same])
+    tiles = stacked.get(tuple(same)) if stacked is not None else None
+    if tiles is None:
+        tiles = np.stack([groups[i].tile for i in same])
+        tiles.flags.writeable = False
+        if stacked is not None:
+            stacked[tuple(same)] = tiles
     differences = frame_differences(g.tile, tiles)
     scores = {i: float(v) for i, v in zip(same, differences, strict=True)}
     best = min(scores, key=scores.__getitem__)
@@ -1157,10 +1166,11 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
     plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
     fills = tuple(_fill(groups[i]) for i in plain)
     balance = channel_balance([g.tile for g in groups])
+    stacked: dict[tuple[int, ...], np.ndarray] = {}
     for g in groups:
         if g.shape == Shape.PLAIN:
             continue
-        g.base = base_of(g, groups, plain)
+        g.base = base_of(g, groups, plain, stacked)
         if g.base is not None and groups[g.base].raised and not g.raised and g.frame > FLAG_FRAME:
             g.base, g.frame = None, 2.0  # a flat tile framed unlike a flag on the raised tile: not on it
         if g.base is not None:
