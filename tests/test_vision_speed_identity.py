@@ -218,3 +218,19 @@ def test_framing_measures_equal_the_plain_formulas() -> None:
         spread = np.percentile(pixels, 99, axis=0) - np.percentile(pixels, 1, axis=0)
         want = np.clip(spread / max(float(spread.max()), 1.0), 1.0 / generic.MAX_BALANCE, 1.0)
         assert generic.channel_balance(list(tiles)).tobytes() == want.astype(np.float32).tobytes()
+
+
+def test_channel_sums_and_means_equal_numpy() -> None:
+    """Sums and means over the 3 channels, added channel by channel, are numpy's reductions over the last
+    axis to the bit: a real board's blur (float32), its tiles' squared differences and float64 colour
+    differences, two and three dimensions."""
+    crop = generic.crop_board(*_capture("jsminesweeper/t24_z125"))
+    tiles, _ = generic.cut_tiles(crop)
+    squared = (tiles[:40] - tiles[40:80]) ** 2
+    means = tiles.reshape(len(tiles), -1, 3).mean(axis=1, dtype=np.float64)
+    colours = np.abs(means[:, None] - means[None])  # (N, N, 3), as alike compares mean colours
+    for values in (crop.blurred, squared, squared.reshape(-1, 3), colours):
+        want_sum, want_mean = values.sum(axis=-1), values.mean(axis=-1)
+        got_sum, got_mean = generic._channel_sum(values), generic._channel_mean(values)
+        assert got_sum.dtype == want_sum.dtype and got_sum.tobytes() == want_sum.tobytes()
+        assert got_mean.dtype == want_mean.dtype and got_mean.tobytes() == want_mean.tobytes()
