@@ -192,6 +192,12 @@ class CounterReading:
     flags: int | None = None
     """Flags on the board this was read with (to tell the timer by a later frame)."""
 
+    @property
+    def total(self) -> int | None:
+        """The board's mine total this reading gives: the mines left shown plus the flags on the board
+        (the counter counted every flag placed), or ``None`` without a value or a board."""
+        return None if self.value is None or self.flags is None else self.value + self.flags
+
 
 def screen_grey(image: np.ndarray) -> tuple[float, float, float]:
     """Per-channel (B, G, R) gains that make the grey of ``image`` (a band of the screen) grey again;
@@ -607,6 +613,20 @@ def _fits(display: Display, bounds: tuple[int, int, int]) -> bool:
     return least <= display.value + flags <= most
 
 
+def _misfit(display: Display, bounds: tuple[int, int, int]) -> str:
+    """Plainly, why a display cannot be the mines left on a board with these ``_mine_bounds``."""
+    flags, least, most = bounds
+    total = display.value + flags
+    where = f"({display.region.left}, {display.region.top})"
+    said = f"{display.text.strip()!r} at {where} shows {display.value} left"
+    said += f", with the board's {flags} flag(s) {total} mines" if flags else f", {total} mines"
+    if total > most:
+        return f"{said}, more than the board holds ({most}: its covered cells and the mines it shows)"
+    if total < least:
+        return f"{said}, fewer than its numbers and the mines it shows need ({least})"
+    return f"{said}; it changed while the flags did not (a timer)"
+
+
 def mine_counter(
     image: np.ndarray, geometry: Geometry, board: Board | None = None, earlier: CounterReading | None = None
 ) -> CounterReading:
@@ -634,9 +654,8 @@ def mine_counter(
         candidates = [d for d in candidates if before.get((d.region.left, d.region.top), d.value) == d.value]
     shown = ", ".join(f"{d.text!r} at ({d.region.left}, {d.region.top})" for d in displays)
     if not candidates:
-        return CounterReading(
-            None, f"no display fits the board as mines left ({shown})", None, displays, flags
-        )
+        why = "; ".join(_misfit(d, bounds) for d in displays) if bounds is not None else shown
+        return CounterReading(None, f"no display fits the board as mines left: {why}", None, displays, flags)
     if len(candidates) > 1 and board is not None:
         standard = STANDARD_MINES.get(board.shape)
         usual = [d for d in candidates if standard is not None and d.value + (flags or 0) == standard]
