@@ -10,6 +10,7 @@ allows can come from must be refused, saying why.
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,7 +22,8 @@ import pytest
 from bot.agent.player import Player
 from bot.board import Board, Cell
 from bot.geometry import Geometry
-from bot.vision.counter import mine_counter
+from bot.vision.counter import draw_digit, mine_counter
+from harness.colour import tint
 
 FRAME = Path(__file__).parent / "data" / "live" / "jsminesweeper_tooltip.png"
 GEOMETRY = Geometry(10.5, 66.5, 30.0, 30.0, 16, 30)
@@ -80,3 +82,32 @@ def test_a_counter_no_total_of_the_board_allows_is_refused_saying_why(frame):
     board.cells[:, 27:] = Cell.FLAG  # every covered cell flagged: the counter would show 0, not 99
     reading = mine_counter(frame, GEOMETRY, Board(board.cells, None))
     assert reading.value is None and "with the board's 48 flag(s) 147 mines" in reading.reason
+
+
+def test_a_display_read_with_every_segment_lit_is_refused_not_taken():
+    # JSMinesweeper draws unlit LED segments in dark red; under a darker gamma (0.8) they pass for lit
+    # and the counter reads 888 whatever it shows. On Expert the board's bounds refused it; on a board
+    # with room for 888 mines it was taken: a wrong total. Nothing in an all-8 display shows an unlit
+    # segment, so it is refused, saying why.
+    shot = Path(__file__).parent / "data" / "real" / "jsminesweeper" / "t24_z125" / "expert_fresh.png"
+    meta = json.loads(shot.with_suffix(".json").read_text(encoding="utf-8"))
+    expert = Geometry(**meta["geometry"])
+    image = tint(cv2.imread(str(shot)), (1.0, 1.0, 1.0), 0.8)
+    wide = np.zeros((image.shape[0], 2 * image.shape[1], 3), np.uint8)
+    wide[:, : image.shape[1]] = image  # the same counter over a board twice as wide (960 covered cells)
+    geometry = Geometry(expert.left, expert.top, expert.pitch_x, expert.pitch_y, 16, 60)
+    reading = mine_counter(wide, geometry, Board(np.full((16, 60), Cell.COVERED, dtype=np.int8), None))
+    assert reading.value is None and "'888'" in reading.reason and "every segment lit" in reading.reason
+    assert mine_counter(cv2.imread(str(shot)), expert, _fresh()).value == 99  # as shot: read
+
+
+def test_eights_beside_a_digit_with_an_unlit_segment_are_read():
+    image = np.zeros((60, 140, 3), np.uint8)
+    for n, x in ((8, 38), (8, 52)):
+        draw_digit(image, n, x, 5, 10, 20, (0, 0, 255))
+    geometry = Geometry(20, 40, 10, 10, 20, 20)  # 400 covered cells: room for 88 or 388 mines
+    board = Board(np.full((20, 20), Cell.COVERED, dtype=np.int8), None)
+    reading = mine_counter(image, geometry, board)
+    assert reading.value is None and "'88'" in reading.reason and "every segment lit" in reading.reason
+    draw_digit(image, 3, 24, 5, 10, 20, (0, 0, 255))
+    assert mine_counter(image, geometry, board).value == 388
