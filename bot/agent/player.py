@@ -401,18 +401,23 @@ class Player:
         if self.options.mines is not None:
             return self.options.mines, "given"
         standard = standard_mines(board.rows, board.cols)
-        counter = read_counter(image, reading)
-        total = None if counter is None else counter + len(board.flagged())
+        counter, flags = read_counter(image, reading), len(board.flagged())
+        total = None if counter is None else counter + flags
         if standard is not None:
             if total is not None and total != standard:
+                shown = f"{counter} mines left and the board {flags} flag(s): {total}" if flags else total
                 LOGGER.warning(
-                    "the client's counter reads %d mines on a %dx%d board, not the standard %d: playing "
-                    "with %d (give --mines if the counter is right)",
-                    total,
+                    "the client's counter reads %s mines on a %dx%d board, not the standard %d: playing "
+                    "with %d (give --mines if the counter is right%s)",
+                    shown,
                     board.rows,
                     board.cols,
                     standard,
                     standard,
+                    f"; the counter shows the standard total as if none of the {flags} flag(s) were placed: "
+                    "a flag may be misread, e.g. a label or tooltip over the board"
+                    if flags and counter == standard
+                    else "",
                 )
             return standard, "standard level"
         return (None, "") if total is None else (total, "the client's mine counter")

@@ -9,7 +9,9 @@ The counter is found and read without any client's colours:
 3. *Segments.* Each pixel is scored between the display's own dark colour (background and unlit
    segments) and its own lit colour; a segment is lit when most of its area is. The seven-bit pattern
    names the digit (``-`` for a minus sign, nothing lit for a blank leading digit); anything else (the
-   loops of a digit lit, an unknown pattern) means the group is not a counter.
+   loops of a digit lit, an unknown pattern) means the group is not a counter. A display read with
+   every segment lit (all 8s) is not taken for the counter: nothing in it shows an unlit segment, and
+   a display that draws its unlit segments dimly reads so whatever it shows once they pass for lit.
 4. *Text.* With no 7-segment display, a labelled number in text (xbomb's ``UXB : 82``) is read: the last
    word of a line of text, all digits of one height, after a label of other glyphs; each digit is told
    by its shape (holes, where the ink lies), letters refused where they differ from digits.
@@ -191,6 +193,12 @@ class CounterReading:
     """Every display read near the board (the mine counter and e.g. the timer)."""
     flags: int | None = None
     """Flags on the board this was read with (to tell the timer by a later frame)."""
+
+    @property
+    def total(self) -> int | None:
+        """The board's mine total this reading gives: the mines left shown plus the flags on the board
+        (the counter counted every flag placed), or ``None`` without a value or a board."""
+        return None if self.value is None or self.flags is None else self.value + self.flags
 
 
 def screen_grey(image: np.ndarray) -> tuple[float, float, float]:
@@ -607,6 +615,33 @@ def _fits(display: Display, bounds: tuple[int, int, int]) -> bool:
     return least <= display.value + flags <= most
 
 
+def _every_segment_lit(display: Display) -> bool:
+    """Whether a 7-segment display reads with every segment of every digit lit (all 8s): then nothing
+    in it shows what an unlit segment looks like, and a display that draws its unlit segments dimly,
+    once they pass for lit (a darker gamma), reads all 8s whatever it shows."""
+    return display.kind == "lcd" and set(display.text) == {"8"}
+
+
+def _misfit(display: Display, bounds: tuple[int, int, int] | None) -> str:
+    """Plainly, why a display cannot be the mines left on a board with these ``_mine_bounds``."""
+    where = f"({display.region.left}, {display.region.top})"
+    if _every_segment_lit(display):
+        return (
+            f"{display.text!r} at {where} has every segment lit: a display that draws its unlit segments "
+            "dimly would look the same, so it is not read"
+        )
+    said = f"{display.text.strip()!r} at {where} shows {display.value} left"
+    if bounds is not None:
+        flags, least, most = bounds
+        total = display.value + flags
+        said += f", with the board's {flags} flag(s) {total} mines" if flags else f", {total} mines"
+        if total > most:
+            return f"{said}, more than the board holds ({most}: its covered cells and the mines it shows)"
+        if total < least:
+            return f"{said}, fewer than its numbers and the mines it shows need ({least})"
+    return f"{said}; it changed while the flags did not (a timer)"
+
+
 def mine_counter(
     image: np.ndarray, geometry: Geometry, board: Board | None = None, earlier: CounterReading | None = None
 ) -> CounterReading:
@@ -620,13 +655,13 @@ def mine_counter(
     flags = None if bounds is None else bounds[0]
     if earlier is not None and earlier.display is not None:
         again = _reread(image, geometry, earlier.display)
-        if again is not None and (bounds is None or _fits(again, bounds)):
+        if again is not None and not _every_segment_lit(again) and (bounds is None or _fits(again, bounds)):
             others = [again if d == earlier.display else d for d in earlier.displays]
             return CounterReading(again.value, "", again, others, flags)
     displays = find_displays(image, geometry)
     if not displays:
         return CounterReading(None, "no 7-segment counter or labelled number above or below the board")
-    candidates = list(displays)
+    candidates = [d for d in displays if not _every_segment_lit(d)]
     if bounds is not None:
         candidates = [d for d in candidates if _fits(d, bounds)]
     if earlier is not None and earlier.flags == flags:
@@ -634,9 +669,8 @@ def mine_counter(
         candidates = [d for d in candidates if before.get((d.region.left, d.region.top), d.value) == d.value]
     shown = ", ".join(f"{d.text!r} at ({d.region.left}, {d.region.top})" for d in displays)
     if not candidates:
-        return CounterReading(
-            None, f"no display fits the board as mines left ({shown})", None, displays, flags
-        )
+        why = "; ".join(_misfit(d, bounds) for d in displays)
+        return CounterReading(None, f"no display fits the board as mines left: {why}", None, displays, flags)
     if len(candidates) > 1 and board is not None:
         standard = STANDARD_MINES.get(board.shape)
         usual = [d for d in candidates if standard is not None and d.value + (flags or 0) == standard]
