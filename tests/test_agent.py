@@ -785,6 +785,22 @@ def test_a_pointer_left_over_the_board_at_the_start_is_moved_off_it():
     assert client.history[0].cell is not None  # the first click is a cell's
 
 
+def test_the_pointer_is_moved_beside_the_last_board_when_a_grid_is_found_in_part():
+    """At a new game JSMinesweeper's board was once found as a 16x14 part of itself: "beside" that part
+    was on the real board, where the pointer made the page draw its tooltip over three cells. With the
+    last game's board known, the pointer goes beside both."""
+    from dataclasses import replace
+
+    client = sim(rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player.locate()
+    screen, image = player._screen_image()
+    part = replace(player._image_geometry, cols=player._image_geometry.cols // 2)
+    player._grid_only = lambda image: part
+    assert player._park_beside_grid(image, screen)
+    assert client.pointer is not None and not client.geometry.region().contains(*client.pointer)
+
+
 def test_a_new_game_that_never_shows_is_an_error_naming_what_was_tried():
     client = sim(rule="zero")
     options = PlayOptions(games=2, new_game=parse_new_game("click:-3,-3"), settle_timeout=0.1)
