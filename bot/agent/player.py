@@ -385,13 +385,11 @@ class Player:
         if g is None:
             return False
         r, board = self._ratio, g.region()
-        left, top = round(screen.left + board.left / r) - RING, round(screen.top + board.top / r) - RING
-        ringed = Region(left, top, round(board.width / r) + 2 * RING, round(board.height / r) + 2 * RING)
+        left, top = round(screen.left + board.left / r), round(screen.top + board.top / r)
+        found = Region(left, top, round(board.width / r), round(board.height / r))
         if self.geometry is not None:  # the grid found may be part of the last game's board: beside both
-            last = self.geometry.region()
-            ringed = ringed.union(
-                Region(last.left - RING, last.top - RING, last.width + 2 * RING, last.height + 2 * RING)
-            )
+            found = found.union(self.geometry.region())
+        ringed = Region(found.left - RING, found.top - RING, found.width + 2 * RING, found.height + 2 * RING)
         LOGGER.info("the board found cannot be read: the pointer is moved off it, and it is looked at again")
         self.mouse.move(*_beside(ringed, screen))
         self.sleep(max(self.options.quiet, 0.1))
