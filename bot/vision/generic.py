@@ -493,7 +493,7 @@ def alike(looks: np.ndarray, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     )
     li, ri = np.nonzero(_channel_mean(colours) <= SAME_MEAN + BOUND_SLACK)
     blocks_l, blocks_r = _blocks(looks), _blocks(refs)
-    near = np.abs(blocks_l[li] - blocks_r[ri]).mean(axis=1) <= SAME_MEAN + BOUND_SLACK
+    near = _may_be_alike(blocks_l[li], blocks_r[ri])
     li, ri = li[near], ri[near]
     diff = np.abs(looks[li] - refs[ri])
     ok = _alike(diff)
