@@ -2020,6 +2020,9 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
     ``model`` carries what earlier frames of the same game taught; it learns from this frame when the
     frame is read.
     """
+    from bot.vision.memory import keep_freed_memory
+
+    keep_freed_memory()  # its large arrays reused from one reading to the next, not faulted in again
     rows, cols = geometry.rows, geometry.cols
     repaired, painted, pixels = repair_runs(image, geometry)  # glyphs spilling over painted over
     crop = crop_board(repaired, geometry)
