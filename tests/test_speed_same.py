@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import platform
 import resource
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from bot.board import Board
+from bot.geometry import Geometry
 from bot.vision.generic import read_cells
 from bot.vision.memory import keep_freed_memory
 from tests.test_vision_generic import capture_geometry
@@ -46,3 +49,62 @@ def test_a_second_reading_reuses_the_first_ones_memory() -> None:
         read_cells(image, geometry)
         faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
     assert min(faults) < 500, faults
+
+
+def _counted_finder(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the whole-screen skinless finder's runs (and start with nothing remembered)."""
+    from bot.vision import read
+
+    calls: list[int] = []
+    finder = read.find_generic
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return finder(*args, **kwargs)
+
+    monkeypatch.setattr(read, "find_generic", counted)
+    monkeypatch.setattr(read, "_SKINLESS_SEEN", [], raising=False)
+    return calls
+
+
+def test_the_same_screen_again_gives_the_skinless_finder_s_reading_without_finding_again(monkeypatch):
+    """A calibrated skin's grid half a pixel off where the skinless reader needs it (xdemineur's lost
+    board): refused there, read on the finder's own grid. The same screen looked at again (another
+    array, the same pixels) gives the same reading without running the finder again; a screen one pixel
+    different is worked out anew."""
+    from bot.vision.read import _skinless_cells
+
+    calls = _counted_finder(monkeypatch)
+    png = REAL / "xdemineur" / "dense_lost_7.png"
+    image = cv2.imread(str(png))
+    exact = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+    skins = replace(exact, left=exact.left + 0.5, top=exact.top + 0.5)
+    first = _skinless_cells(image, skins)
+    assert calls == [1]
+    again = _skinless_cells(image.copy(), skins)
+    assert calls == [1]
+    assert again.geometry == first.geometry and (again.states == first.states).all()
+    assert again.states is not first.states  # a copy: a caller may write into it
+    changed = image.copy()
+    changed[0, 0] ^= 1
+    assert (_skinless_cells(changed, skins).states == first.states).all()
+    assert calls == [1, 1]
+    assert (_skinless_cells(image, exact).states == first.states).all()  # another grid: read there
+    assert calls == [1, 1]
+
+
+def test_a_refusal_on_the_same_screen_is_given_again_without_finding_again(monkeypatch):
+    """A screen with no board: refused on the skin's grid, and no grid found; the same screen again
+    raises the same refusal, the finder not run again."""
+    from bot.errors import MinebotError
+    from bot.vision.read import _skinless_cells
+
+    calls = _counted_finder(monkeypatch)
+    blank = np.full((300, 400, 3), 128, np.uint8)
+    grid = Geometry(50, 50, 20, 20, 9, 9)
+    with pytest.raises(MinebotError) as first:
+        _skinless_cells(blank, grid)
+    with pytest.raises(MinebotError) as again:
+        _skinless_cells(blank.copy(), grid)
+    assert calls == [1]
+    assert type(again.value) is type(first.value) and str(again.value) == str(first.value)

@@ -14,6 +14,7 @@ taken whole: cells from two readers are never mixed.
 
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -558,7 +559,35 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     return generic
 
 
+_SKINLESS_SEEN: list[tuple[np.ndarray, Geometry, CellReading | MinebotError]] = []
+"""The last screen :func:`_skinless_cells` read, the skin's grid it was given and what came of it (the
+reading or the refusal): at most one."""
+
+
 def _skinless_cells(image: np.ndarray, geometry: Geometry) -> CellReading:
+    """:func:`_skinless_reading` of ``image`` at ``geometry``, worked out again only when the screen or
+    the grid differs from the last call's: the same screen looked at again (a lost board still shown
+    while a new game is waited for, its skin lacking a state) gives what it gave, without the
+    whole-screen grid finder and the readings at its half-pixel phases (a copy each time)."""
+    same = [
+        outcome
+        for seen, grid, outcome in _SKINLESS_SEEN
+        if grid == geometry and seen.shape == image.shape and np.array_equal(seen, image)
+    ]
+    if same:
+        outcome = same[0]
+    else:
+        try:
+            outcome = _skinless_reading(image, geometry)
+        except MinebotError as refused:
+            outcome = refused
+        _SKINLESS_SEEN[:] = [(image.copy(), geometry, outcome)]
+    if isinstance(outcome, MinebotError):
+        raise copy.copy(outcome) from None
+    return copy.deepcopy(outcome)
+
+
+def _skinless_reading(image: np.ndarray, geometry: Geometry) -> CellReading:
     """The skinless reading (a fresh model: independent of the skin's) of the skin's grid, else of the
     skinless finder's own grid when that is the same board: the same rows and columns, within half a
     cell. A skin's grid can sit half a pixel off where the skinless reader needs it (a 7 the calibration
