@@ -313,9 +313,11 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
 
 def _channel_mean(image: np.ndarray) -> np.ndarray:
     """``image.mean(axis=-1)`` of a float ``(..., 3)`` array, the same to the bit: :func:`_channel_sum`,
-    divided as ``np.mean`` divides (by the count as ``np.intp``)."""
+    divided by 3 in the array's own type. ``np.mean`` divides by the count as ``np.intp``: float32 in
+    float64, rounded back. That is float32's own correctly rounded quotient (float64's 53 bits are at
+    least twice float32's 24, plus 2: rounding twice cannot differ), here with no conversion to float64."""
     total = _channel_sum(image)
-    return np.true_divide(total, np.intp(3), out=total, casting="unsafe")
+    return np.true_divide(total, total.dtype.type(3), out=total)
 
 
 def _channel_sum(values: np.ndarray) -> np.ndarray:
