@@ -108,3 +108,32 @@ def test_a_refusal_on_the_same_screen_is_given_again_without_finding_again(monke
         _skinless_cells(blank.copy(), grid)
     assert calls == [1]
     assert type(again.value) is type(first.value) and str(again.value) == str(first.value)
+
+
+def test_runs_on_gathers_only_painted_neighbours_with_the_same_result() -> None:
+    """On xbomb's live frames (glyphs running on over their cells' edges): each group's runs, gathered
+    only from neighbours whose facing edge shows painted pixels, are the runs gathered from every
+    neighbour; and the painted edges are the ones repair_runs says it painted."""
+    from bot.vision.generic import crop_board, group_cells, looks_of
+    from bot.vision.overdraw import painted_sides, repair_runs, runs_on
+
+    checked = 0
+    for png in sorted((REAL / "xbomb" / "live").glob("*.png")):
+        image = cv2.imread(str(png))
+        geometry = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+        repaired, painted, pixels = repair_runs(image, geometry)
+        if pixels is None:
+            continue
+        shown = painted_sides(pixels)
+        assert (shown == painted).all()
+        crop = crop_board(repaired, geometry)
+        labels = group_cells(looks_of(crop))
+        for k in range(labels.max() + 1):
+            members = np.flatnonzero(labels == k)
+            for part in (members, members[: max(1, len(members) // 3)]):
+                plain, fast = runs_on(pixels, part), runs_on(pixels, part, shown)
+                assert (plain is None) == (fast is None)
+                if plain is not None:
+                    assert (plain == fast).all()
+                    checked += 1
+    assert checked >= 10

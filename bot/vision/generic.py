@@ -2104,12 +2104,15 @@ def _groups_of(
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
     ]
     if painted is not None:
+        from bot.vision.overdraw import painted_sides
+
         sides = painted.reshape(len(labels), -1)
+        shown = painted_sides(pixels)  # type: ignore[arg-type]
         for g in groups:
             g.unseen = tuple(
                 n for n, hit in zip(SIDE_NAMES, sides[g.members].any(axis=0), strict=True) if hit
             )
-            g.runs = runs_on(pixels, g.members)  # type: ignore[arg-type]
+            g.runs = runs_on(pixels, g.members, shown)  # type: ignore[arg-type]
     return groups
 
 

@@ -542,20 +542,40 @@ STEP = ((-1, 0), (1, 0), (0, -1), (0, 1))
 """For each edge of :data:`SIDE_NAMES`, the (row, col) step to the neighbour across it."""
 
 
-def runs_on(pixels: np.ndarray, members: np.ndarray) -> np.ndarray | None:
+def runs_on(pixels: np.ndarray, members: np.ndarray, shown: np.ndarray | None = None) -> np.ndarray | None:
     """``(4, size, size)`` bool: the ink cells (``members``, flat indices) draw past each of their edges,
     in the neighbour's own pixels (the neighbour's painted pixels along the edge facing the cell, any
     member's: a glyph runs on alike from every cell showing it, but a neighbour redrawn later hides it);
-    None when none does. ``pixels``: :func:`repair_runs`'s painted pixels."""
+    None when none does. ``pixels``: :func:`repair_runs`'s painted pixels; ``shown``: which of them show
+    any (``pixels.any(axis=(3, 4))``, :func:`painted_sides`), when the caller keeps it for many groups:
+    only those neighbours' pixels are then gathered (the others add nothing)."""
     rows, cols = pixels.shape[:2]
     r, c = np.divmod(np.asarray(members), cols)
     out = np.zeros((4, *pixels.shape[3:]), bool)
     for side, (dr, dc) in enumerate(STEP):
         nr, nc = r + dr, c + dc
         inside = (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols)
-        if inside.any():
-            out[side] = pixels[nr[inside], nc[inside], OPPOSITE[side]].any(axis=0)
+        nr, nc = nr[inside], nc[inside]
+        if shown is not None:
+            some = shown[nr, nc, OPPOSITE[side]]
+            nr, nc = nr[some], nc[some]
+        if len(nr):
+            out[side] = pixels[nr, nc, OPPOSITE[side]].any(axis=0)
     return out if out.any() else None
 
 
-__all__ = ["SIDE_NAMES", "Foreign", "foreign_from_above", "repair", "repair_runs", "repair_sides", "runs_on"]
+def painted_sides(pixels: np.ndarray) -> np.ndarray:
+    """``(rows, cols, 4)`` bool: which cells' edges show painted pixels (:func:`repair_runs`'s)."""
+    return pixels.reshape(*pixels.shape[:3], -1).any(axis=3)
+
+
+__all__ = [
+    "SIDE_NAMES",
+    "Foreign",
+    "foreign_from_above",
+    "painted_sides",
+    "repair",
+    "repair_runs",
+    "repair_sides",
+    "runs_on",
+]
