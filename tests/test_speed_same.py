@@ -137,3 +137,57 @@ def test_runs_on_gathers_only_painted_neighbours_with_the_same_result() -> None:
                     assert (plain == fast).all()
                     checked += 1
     assert checked >= 10
+
+
+def _twin_one_by_one(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) -> int | None:
+    """The twin of one cell as the rule says, column by column (what the batched search must equal)."""
+    from bot.vision.overdraw import TWIN_SAME
+
+    strip = len(mask)
+    own = ids[r, c]
+    best = None
+    for j in range(ids.shape[1]):
+        other = ids[r, j]
+        if j == c or taken[r, j]:
+            continue
+        if np.count_nonzero(other[strip:] == own[strip:]) / own[strip:].size < TWIN_SAME:
+            continue
+        if not set(other[:strip][mask].tolist()) <= set(own[strip:].ravel().tolist()):
+            continue
+        if (~mask).any() and np.count_nonzero((other[:strip] == own[:strip])[~mask]) / (
+            ~mask
+        ).sum() < TWIN_SAME:
+            continue
+        rank = 2 * abs(j - c) - (j < c)
+        if best is None or rank < best[0]:
+            best = (rank, j)
+    return None if best is None else best[1]
+
+
+def test_twins_found_at_once_are_the_ones_found_cell_by_cell(monkeypatch) -> None:
+    """Every cell xbomb's live frames paint over (plain and night-lit, each edge turned to the top): the
+    twins weighed all at once are those found cell by cell, column by column."""
+    from bot.vision import overdraw
+    from harness.colour import night_light
+
+    seen = []
+    fill = overdraw._fill
+
+    def kept(tiles, ids, foreign, k):  # noqa: ANN001, ANN202
+        taken = np.zeros(ids.shape[:2], bool)
+        taken[foreign.rows, foreign.cols] = True
+        seen.append((ids, foreign, taken, overdraw._twins(ids, foreign, taken)))
+        return fill(tiles, ids, foreign, k)
+
+    monkeypatch.setattr(overdraw, "_fill", kept)
+    for png in sorted((REAL / "xbomb" / "live").glob("*.png")):
+        image = cv2.imread(str(png))
+        geometry = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+        for shown in (image, night_light(image)):
+            overdraw.repair_runs(shown, geometry)
+    cells = 0
+    for ids, foreign, taken, twins in seen:
+        for m, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
+            assert twins[m] == _twin_one_by_one(ids, r, c, foreign.pixels[m], taken)
+            cells += 1
+    assert cells >= 100 and any(t is not None for *_, twins in seen for t in twins)

@@ -346,26 +346,31 @@ def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarr
     return keep
 
 
-def _twin(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: np.ndarray) -> int | None:
-    """A column of a cell along the same edge (nearest first, the one before it first at a tie) drawn
-    exactly like cell ``(r, c)`` but for the foreign pixels ``mask`` of its strip, and with no foreign
-    pixel of its own (``taken``: cells with some), lending only colours the cell shows deeper: its strip
-    shows what this cell's would without the foreign ink. Every column is weighed at once."""
-    strip = len(mask)
-    row, own = ids[r], ids[r, c]
-    deeper = np.count_nonzero(row[:, strip:] == own[strip:], axis=(1, 2)) / own[strip:].size  # as .mean
-    edge = (row[:, :strip] == own[:strip])[:, ~mask]
-    shows = np.zeros(int(row.max()) + 1, bool)
-    shows[own[strip:]] = True  # colours the cell shows deeper
-    ok = (deeper >= TWIN_SAME) & shows[row[:, :strip][:, mask]].all(axis=1) & ~taken[r]
-    if edge.shape[1]:
-        ok &= np.count_nonzero(edge, axis=1) / edge.shape[1] >= TWIN_SAME
-    ok[c] = False
-    others = np.flatnonzero(ok)
-    if not len(others):
-        return None
-    order = 2 * np.abs(others - c) - (others < c)  # nearest first, the one before it first
-    return int(others[np.argmin(order)])
+def _twins(ids: np.ndarray, foreign: Foreign, taken: np.ndarray) -> list[int | None]:
+    """For each cell of ``foreign``: a column of a cell along the same edge (nearest first, the one
+    before it first at a tie) drawn exactly like it but for its foreign pixels, and with no foreign
+    pixel of its own (``taken``: cells with some), lending only colours the cell shows deeper: its
+    strip shows what this cell's would without the foreign ink; None when no column does. Every cell
+    and column is weighed at once (the painting never changes ``ids``)."""
+    rows, masks = ids[foreign.rows], foreign.pixels  # (M, C, S, S) each cell's row, (M, strip, S)
+    strip = masks.shape[1]
+    own = ids[foreign.rows, foreign.cols][:, None]  # (M, 1, S, S)
+    same = rows == own
+    deeper = np.count_nonzero(same[:, :, strip:], axis=(2, 3)) / own[0, 0, strip:].size  # as .mean
+    kept = ~masks[:, None]  # the strip's pixels that are not foreign
+    edge = np.count_nonzero(same[:, :, :strip] & kept, axis=(2, 3))
+    outside = np.count_nonzero(kept, axis=(2, 3))  # (M, 1): the strip's own pixels
+    shows = np.zeros((len(masks), int(ids.max()) + 1), bool)  # colours each cell shows deeper
+    shows[np.arange(len(masks))[:, None], own[:, 0, strip:].reshape(len(masks), -1)] = True
+    lent = shows[np.arange(len(masks))[:, None, None, None], rows[:, :, :strip]]
+    ok = (deeper >= TWIN_SAME) & (lent | kept).all(axis=(2, 3)) & ~taken[foreign.rows]
+    ok &= (outside == 0) | (edge / np.maximum(outside, 1) >= TWIN_SAME)
+    ok[np.arange(len(masks)), foreign.cols] = False
+    column = np.arange(ids.shape[1])[None]
+    order = np.where(
+        ok, 2 * np.abs(column - foreign.cols[:, None]) - (column < foreign.cols[:, None]), ids.shape[1] * 2
+    )
+    return [int(j) if found else None for j, found in zip(order.argmin(axis=1), ok.any(axis=1), strict=True)]
 
 
 def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
@@ -395,16 +400,17 @@ def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
 
 def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, k: int) -> None:
     """Paint over, in place, each foreign pixel of a top strip: with the same pixel of a twin cell
-    (:func:`_twin`) when there is one, else with the nearest pixel an even number of rows further in
+    (:func:`_twins`) when there is one, else with the nearest pixel an even number of rows further in
     that is neither foreign nor of a foreign colour, in a colour of the board's plainest looks the cell
     shows (:func:`_ground_colours`; an even step keeps a dither in phase)."""
     size, strip = tiles.shape[2], foreign.pixels.shape[1]
     taken = np.zeros(ids.shape[:2], bool)
     taken[foreign.rows, foreign.cols] = True
     ground: np.ndarray | None = None
+    twins = _twins(ids, foreign, taken)
     for m, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
         mask = foreign.pixels[m]
-        twin = _twin(ids, r, c, mask, taken)
+        twin = twins[m]
         if twin is not None:
             tiles[r, c, :strip][mask] = tiles[r, twin, :strip][mask]
             continue
