@@ -191,3 +191,21 @@ def test_twins_found_at_once_are_the_ones_found_cell_by_cell(monkeypatch) -> Non
             assert twins[m] == _twin_one_by_one(ids, r, c, foreign.pixels[m], taken)
             cells += 1
     assert cells >= 100 and any(t is not None for *_, twins in seen for t in twins)
+
+
+def test_a_large_image_s_channel_sum_is_numpy_s_to_the_bit() -> None:
+    """The channel sum OpenCV's colour transform gives a large float32 image (a board's blur at zoom
+    1.75, and random values over nine orders of magnitude, where any other order of the three adds
+    rounds otherwise) is numpy's ``sum(axis=-1)``, bit for bit."""
+    from bot.vision import generic
+
+    image, geometry = _large_board()
+    blurred = generic.crop_board(image, geometry).blurred
+    rng = np.random.default_rng(15)
+    wide = (10.0 ** rng.uniform(-3, 6, (700, 900, 3))).astype(np.float32)
+    for values in (blurred, wide, wide * np.float32(0.37)):
+        assert values.size >= 1 << 16  # the transform's path
+        want = values.sum(axis=-1)
+        got = generic._channel_sum(values)
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+        assert generic._channel_mean(values).tobytes() == values.mean(axis=-1).tobytes()

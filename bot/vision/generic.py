@@ -323,7 +323,11 @@ def _channel_mean(image: np.ndarray) -> np.ndarray:
 def _channel_sum(values: np.ndarray) -> np.ndarray:
     """``values.sum(axis=-1)`` of a float ``(..., 3)`` array, the same to the bit, several times faster:
     numpy reduces a 3-long last axis one element at a time; here the channels are added whole, in
-    numpy's order (the first plus the second, then the third)."""
+    numpy's order (the first plus the second, then the third). A large float32 image is added by
+    OpenCV's colour transform with weights 1, 1, 1 (twice as fast again): it adds ``1 * first + 1 *
+    second + 1 * third + 0`` in float32 in that order, and a product by 1 or a sum with 0 is exact."""
+    if values.dtype == np.float32 and values.ndim == 3 and values.size >= 1 << 16:
+        return cv2.transform(values, np.ones((1, 3), np.float32))
     total = values[..., 0] + values[..., 1]
     total += values[..., 2]
     return total
