@@ -1563,3 +1563,59 @@ def test_a_frame_the_templates_cannot_read_is_read_cold_only_once_it_is_still(mo
     result = Player(capture, client.input, options, clock=time.clock, sleep=time.sleep).play_game()
     assert result.status in ("won", "lost") and result.error is None and result.moves > 5
     assert cold and not any(cold), f"{sum(cold)} of {len(cold)} cold reads were of a passing tooltip"
+
+
+class FlagOnNewGames(CaptureBackend):
+    """Serves a sim's screen with a flag's pixels drawn over one covered cell of every game after the
+    first, for its first ``lasting`` grabs (all of them: None): JSMinesweeper's hover tooltip left
+    over a new board, which the skinless reader read as a flag, a 4 and a flag."""
+
+    name = "flag-on-new-games"
+
+    def __init__(self, client: SimClient, lasting: int | None = None) -> None:
+        super().__init__()
+        self.client, self.lasting, self.grabs = client, lasting, 0
+        twin = sim(client.level.name, rule="zero")  # the same look, with a flag on (0, 0) to copy
+        twin.input.click(*twin.geometry.cell_center((0, 0)), button="right")
+        rect = twin.geometry.cell_rect((0, 0))
+        self.flag = twin.capture.grab(None)[rect.top : rect.bottom, rect.left : rect.right].copy()
+
+    def screen_region(self) -> Region:
+        return self.client.capture.screen_region()
+
+    def _grab(self, region: Region) -> np.ndarray:
+        image = self.client.capture.grab(None).copy()
+        if self.client.games_started > 1 and self.client.game.board.is_fresh():
+            self.grabs += 1
+            if self.lasting is None or self.grabs <= self.lasting:
+                rect = self.client.geometry.cell_rect((self.client.game.board.rows - 1, 0))
+                image[rect.top : rect.bottom, rect.left : rect.right] = self.flag
+        return image[region.top : region.bottom, region.left : region.right].copy()
+
+
+def test_a_new_game_that_reads_a_flag_is_a_misread_refused_not_a_reason_to_try_more_keys():
+    """A game minebot started has no flag: a flag read on the board that replaced a played one (nothing
+    open any more) is a misread (JSMinesweeper's tooltip read as a flag, a 4 and a flag). It used to be
+    taken for "no new game yet", so F2, then Ctrl+R (a reload) and Ctrl+N (a window) were sent. Now the
+    new game is taken as started and its reading refused: the game stops naming the cell, and nothing
+    is clicked on it."""
+    client = sim(rule="zero")
+    capture = FlagOnNewGames(client)
+    options = PlayOptions(games=2, settle_timeout=0.1, retries=1, cover_wait=0.1)
+    player = Player(capture, client.input, options, sleep=lambda s: None)
+    summary = player.run()
+    assert client.keys == [] and summary.new_game == "face" and client.games_started == 2
+    assert summary.games == 2 and summary.results[0].error is None
+    error = summary.results[1].error or ""
+    assert f"cell ({client.game.board.rows - 1}, 0) reads as a flag" in error and "minebot started" in error
+    assert client.history[-1].on_face and client.game.board.is_fresh()  # nothing clicked on the new board
+
+
+def test_a_flag_drawn_over_a_new_game_for_a_few_frames_only_is_waited_out():
+    """The same drawing gone after a few looks (the pointer moved off): the new game is played."""
+    client = sim(rule="zero")
+    capture = FlagOnNewGames(client, lasting=2)
+    options = PlayOptions(games=2, settle_timeout=0.1)
+    summary = Player(capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.stopped is None and summary.games == 2 and client.keys == []
+    assert all(r.error is None and r.status in ("won", "lost") for r in summary.results)

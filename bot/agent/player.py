@@ -30,6 +30,7 @@ import numpy as np
 from bot.agent.checks import (
     check_progress,
     flag_the_rest,
+    flags_on_a_new_game,
     near,
     same_game,
     unexplained_change,
@@ -314,6 +315,8 @@ class Player:
         self._button_frames: list[tuple[float, np.ndarray]] = []
         """The last two grabs of the band above the board this game (time, pixels), taken while it is on."""
         self._button_relocations = 0
+        self._own_game = False
+        """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -1263,6 +1266,11 @@ class Player:
                             f"cell {cell} read as {board[cell].char!r} where no click could have opened or "
                             "flagged it (something drawn over the board?)"
                         )
+            elif self._own_game and not self.options.dry_run and board.flagged():
+                return (
+                    f"cell {board.flagged()[0]} reads as a flag on a new game minebot started, which has "
+                    "none: a misread (something drawn over the board: a tooltip or a label?)"
+                )
         return ""
 
     # -- acting -----------------------------------------------------------------------------------
@@ -1636,11 +1644,16 @@ class Player:
         screen ``before`` the new game was asked for (unless that was untouched too). Whatever cannot
         be read meanwhile is not the new game yet. The screen is looked at ``NEW_GAME_LOOKS`` times at
         least, however long each look takes (a client named nowhere is located and read with no skin,
-        which on a loaded machine can take most of the wait)."""
+        which on a loaded machine can take most of the wait). One exception: flags read where nothing is
+        open any more though ``before`` showed a played game are a new game's misread
+        (:func:`~bot.agent.checks.flags_on_a_new_game`): a reading without them is waited for, and when
+        none comes the game is taken as started all the same (no other way is tried: a key may reload a
+        page), and its reads refuse the flags (:meth:`_inconsistency`): nothing is clicked on them."""
         wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
         deadline = self.clock() + wait
         size = None if self.geometry is None else (self.geometry.rows, self.geometry.cols)
         looks = 0
+        misread: list[Coord] = []  # flags read on a board that replaced the played one: a new game's
         while True:
             looks += 1
             try:
@@ -1655,13 +1668,25 @@ class Player:
                 if board.status is GameStatus.PLAYING and board.board != self._last_board and changed:
                     if not flagged:
                         return True
-                    LOGGER.info("no new game yet: the board shows flags")
+                    seen = flags_on_a_new_game(before, board.board)
+                    if seen and not misread:
+                        LOGGER.warning(
+                            "a new game shows (nothing open where the last game was played), but flag(s) "
+                            "read at %s: a game minebot started has none, so this reading is refused as a "
+                            "misread (something drawn over the board?) and looked at again",
+                            ", ".join(map(str, seen[:3])),
+                        )
+                    misread = misread or seen
+                    if not misread:
+                        LOGGER.info("no new game yet: the board shows flags")
             except AbortedError:
                 raise
             except MinebotError as exc:
                 LOGGER.info("no new game yet: %s", exc)
             if self.clock() > deadline and looks >= NEW_GAME_LOOKS:
-                return False
+                if misread:  # started: no other way is tried; the game's reads refuse the flags again
+                    LOGGER.warning("the new game still reads flag(s) at %s", ", ".join(map(str, misread[:3])))
+                return bool(misread)
             self.sleep(0.05)
 
     def new_game(self) -> None:
@@ -1687,6 +1712,7 @@ class Player:
                 continue
             if self._fresh_game_shown(way, before):
                 self.new_game_way = str(way)
+                self._own_game = True
                 return
             if way.way == "face" and self._button is not None and self.geometry.face is None:
                 LOGGER.warning("the button learned above the board started no new game: forgotten")
@@ -1718,6 +1744,7 @@ class Player:
             )
         self.restart()
         self.new_game_way = "restart"
+        self._own_game = True
 
     def run(self) -> SessionSummary:
         """Play ``options.games`` games; stops cleanly on Ctrl-C, the fail-safe or the time limit."""
