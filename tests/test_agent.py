@@ -750,16 +750,56 @@ def test_new_games_start_the_way_asked_or_the_first_that_works(way, expected):
     assert summary.games == 2 and summary.new_game == expected and client.games_started == 2
 
 
+def installed(tmp_path, monkeypatch, client: SimClient, exec_line: str, categories: str) -> None:
+    """Give the sim a program (its executable) and install a desktop entry that runs it, alone."""
+    apps = tmp_path / "share" / "applications"
+    apps.mkdir(parents=True)
+    entry = f"[Desktop Entry]\nType=Application\nName=It\nExec={exec_line}\nCategories={categories}\n"
+    (apps / "it.desktop").write_text(entry)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_DIRS", str(tmp_path / "share"))
+    client.program = tmp_path / "bin" / exec_line.split()[0]
+
+
 @pytest.mark.parametrize("key", ["ctrl+r", "ctrl+n"])
-def test_a_client_that_starts_games_by_a_key_alone_is_found_out(key):
+def test_a_client_that_starts_games_by_a_key_alone_is_found_out(key, tmp_path, monkeypatch):
     """GNOME Mines starts a new game by Ctrl+R, KMines and Simon Tatham's Mines by Ctrl+N, and neither
-    has a face or takes F2: auto tries the face, F2, then the keys, and keeps the one that worked."""
+    has a face or takes F2: auto tries the face, F2, then the keys (the program showing the board is a
+    game by its desktop entry, no browser), and keeps the one that worked."""
     client = sim(rule="zero", new_game_by=(key,))
+    installed(tmp_path, monkeypatch, client, "mines-game --big", "Game;LogicGame;")
     options = PlayOptions(games=3, settle_timeout=0.1)
     summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
     assert summary.games == 3 and summary.stopped is None and summary.new_game == key
     assert client.keys[-2:] == [key, key] and client.keys.count("F2") == 1  # what worked is tried first
     assert client.games_started == 3
+
+
+@pytest.mark.parametrize(
+    ("exec_line", "categories", "why"),
+    [
+        ("web-thing %U", "Network;WebBrowser;", "is a web browser"),
+        ("web-app --app=https://example.org/mines", "Game;", "is a web browser"),
+        ("", "", "is not known"),
+    ],
+)
+def test_keys_a_browser_takes_are_not_guessed_unless_the_program_is_known_to_be_none(
+    exec_line, categories, why, tmp_path, monkeypatch
+):
+    """Ctrl+R made Chromium reload JSMinesweeper (it came back in its analysis mode) and Ctrl+N opened a
+    window over the board: ``auto`` guesses them only for a program its desktop entry says is no
+    browser. A browser's, or one no entry names, is given F2 alone; the error says why, and the keys
+    can still be named (``--new-game ctrl+n``)."""
+    client = sim(rule="zero", new_game_by=("ctrl+n",))
+    if exec_line:
+        installed(tmp_path, monkeypatch, client, exec_line, categories)
+    options = PlayOptions(games=2, settle_timeout=0.1)
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert client.keys == ["F2"] and client.games_started == 1 and summary.games == 1
+    assert f"ctrl+r and ctrl+n not guessed: the program showing the board {why}" in summary.stopped
+    options = PlayOptions(games=2, settle_timeout=0.1, new_game=parse_new_game("ctrl+n"))
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.games == 2 and summary.stopped is None and client.keys[-1] == "ctrl+n"
 
 
 @pytest.mark.parametrize("frames", [1, 3, 6])
@@ -960,7 +1000,9 @@ def test_a_lost_board_is_read_as_lost_even_when_the_face_does_not_change():
     assert judge_end(states, np.ones((1, 2), bool), None, None, None) == (GameStatus.LOST, "board")
 
 
-@pytest.mark.parametrize("name", ["bot.agent.firstclick", "bot.agent.options"])
+@pytest.mark.parametrize(
+    "name", ["bot.agent.firstclick", "bot.agent.options", "bot.agent.checks", "bot.agent.programs"]
+)
 def test_docstring_examples_of_the_agent_modules(name):
     import doctest
     import importlib

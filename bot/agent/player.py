@@ -172,6 +172,10 @@ the ring is taken further out, at most this many times; then it is no longer che
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+BROWSER_KEYS = ("ctrl+r", "ctrl+n")
+"""New-game keys a web browser takes for itself (reload the page, open a window): ``auto`` guesses them
+only for a program known to be no browser."""
+
 NEW_GAME_LOOKS = 3
 """Least number of looks for a new game after asking for one, however long the wait has been."""
 
@@ -316,6 +320,8 @@ class Player:
         """The last two grabs of the band above the board this game (time, pixels), taken while it is on."""
         self._button_relocations = 0
         self._own_game = False
+        self._browsers: dict[Path | None, bool | None] = {}
+        """Whether each program that showed the board is a web browser (see :meth:`_browser`)."""
         """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._started = clock()
 
@@ -1582,16 +1588,35 @@ class Player:
             "the status button above the board: %s (its look changed as the game ended)", self._face_region()
         )
 
-    def _new_game_ways(self) -> list[NewGame]:
-        """The ways to try, in order: the one asked for, else the one that worked, the skin's, the face, a
-        restart when the caller gave one (a sure way), the keys last (guesses whose side effects in other
-        programs cannot be undone: a browser reloads its page on Ctrl+R and opens a window on Ctrl+N)."""
+    def _browser(self) -> bool | None:
+        """Whether the program whose window shows the board is a web browser (None: not known), by its
+        desktop entries (:func:`bot.agent.programs.web_browser`); asked once per program."""
+        from bot.agent.programs import web_browser
+
+        assert self.geometry is not None
+        program = self.mouse.program_at(*self.geometry.cell_center((0, 0)))
+        if program not in self._browsers:
+            self._browsers[program] = web_browser(program)
+            LOGGER.info(
+                "the board is shown by %s: %s",
+                program or "a program not known",
+                {True: "a web browser", False: "no web browser"}.get(self._browsers[program], "not known"),
+            )
+        return self._browsers[program]
+
+    def _new_game_ways(self) -> tuple[list[NewGame], str]:
+        """The ways to try, in order, and why keys were left out ('' when none was): the one asked for,
+        else the one that worked, the skin's, the face, a restart when the caller gave one (a sure way),
+        then F2, and Ctrl+R and Ctrl+N last, guesses whose side effects in a browser cannot be undone
+        (it reloads its page on Ctrl+R and opens a window on Ctrl+N): they are guessed only when the
+        program showing the board is known to be no browser (:meth:`_browser`)."""
         asked = self.options.new_game
         if asked.way != "auto":
-            return [asked]
+            return [asked], ""
         assert self.skin is not None
         names = [self.new_game_way, self.skin.new_game, "face", "restart", *NEW_GAME_KEYS]
-        ways = []
+        ways: list[str] = []
+        left: list[str] = []
         for name in names:
             if not name or name in ways or name == "click":
                 continue
@@ -1599,8 +1624,18 @@ class Player:
                 continue
             if name == "restart" and self.restart is None:
                 continue
+            if name in BROWSER_KEYS and name not in names[:2] and self._browser() is not False:
+                left.append(name)
+                continue
             ways.append(name)
-        return [NewGame(name) for name in ways]
+        why = ""
+        if left:
+            what = "is a web browser" if self._browser() else "is not known"
+            why = (
+                f"{' and '.join(left)} not guessed: the program showing the board {what}, and a web "
+                "browser reloads its page on Ctrl+R and opens a window on Ctrl+N"
+            )
+        return [NewGame(name) for name in ways], why
 
     def _start(self, way: NewGame) -> None:
         """Send what starts a new game one way."""
@@ -1701,7 +1736,8 @@ class Player:
             return
         self._close_dialog()
         tried = []
-        for way in self._new_game_ways():
+        ways, left_out = self._new_game_ways()
+        for way in ways:
             before = self._board_now()
             try:
                 self._start(way)
@@ -1718,6 +1754,8 @@ class Player:
                 LOGGER.warning("the button learned above the board started no new game: forgotten")
                 self._button = None
             tried.append(f"{way}: no new game showed")
+        if left_out:
+            tried.append(left_out)
         raise MinebotError(
             "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
             "say how with --new-game face|F2|ctrl+r|ctrl+n|restart|click:DX,DY"
