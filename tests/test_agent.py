@@ -124,6 +124,45 @@ def test_a_misread_stops_the_game_without_clicking(paint, tmp_path):
     assert client.clicks - clicks_before == result.clicks
 
 
+def as_exploded(image, rect, client):
+    from bot.render import render_board
+
+    mine = render_board(Board.from_text("X", mines=1), "classic")  # the classic look at scale 1
+    image[rect.top : rect.bottom, rect.left : rect.right] = mine[: rect.height, : rect.width]
+
+
+def test_an_end_read_where_a_revealed_cell_changed_is_a_misread_not_a_loss(tmp_path):
+    """GNOME Mines at 900x640, read with no skin half a pixel off its grid, showed its opened 0, 1, 1, 2
+    as covered, flag, flag and exploded mine: the game was taken as lost after two clicks (it was on),
+    and the keys sent for a new game opened its "start a new game?" dialog. A revealed cell never
+    changes, not even at a game's end: such a reading is refused and the game stops, naming the cell,
+    instead of ending as a loss the board cannot show."""
+    client = sim("expert", seed=11, rule="zero")
+    client.input.click(*client.geometry.cell_center((8, 15)))
+    revealed = [c for c in client.game.board.cells_where(client.game.board.revealed_mask()) if c != (0, 0)]
+    numbered = [c for c in revealed if client.game.board[c].is_number() and client.game.board[c] != Cell.ZERO]
+    capture = Doctored(client, numbered[0], after=3, paint=as_exploded)
+    options = PlayOptions(retries=2, save_frames=tmp_path, settle_timeout=0.2, cover_wait=0.3)
+    time = FakeTime()
+    result = Player(capture, client.input, options, clock=time.clock, sleep=time.sleep).play_game()
+    assert result.status == "error" and client.game.status is GameStatus.PLAYING
+    assert f"cell {numbered[0]}" in result.error and "frame saved" in result.error
+
+
+def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
+    """With no face, the end is the board's own: the 900x640 GNOME reading (0, 1, 1, 2 read as covered,
+    flag, flag, exploded) is refused; a real loss (the clicked cell exploded, mines shown) is not."""
+    from bot.agent.player import Sight
+
+    client = sim(rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    before = Board.from_text("01..\n12..\n....", mines=3)
+    misread = Sight(Board.from_text(".F..\nFX..\n....", mines=3), GameStatus.LOST, None, "board")
+    lost = Sight(Board.from_text("01*.\n12X.\n..*.", mines=3), GameStatus.LOST, None, "board")
+    assert "cell (0, 0) read as '.' was '0' before" in player._inconsistency(before, misread, [(1, 2)])
+    assert player._inconsistency(before, lost, [(1, 2)]) == ""
+
+
 def test_a_misread_with_no_skin_stops_the_game_without_clicking(tmp_path):
     """The skinless reader refuses a smeared frame whole: the game stops safely (no crash, no click)."""
     client = SimClient("beginner", seed=11, rule="zero", screen_size=(900, 700), scale=2.0)

@@ -172,6 +172,7 @@ the ring is taken further out, at most this many times; then it is no longer che
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+
 BROWSER_KEYS = ("ctrl+r", "ctrl+n")
 """New-game keys a web browser takes for itself (reload the page, open a window): ``auto`` guesses them
 only for a program known to be no browser."""
@@ -1082,10 +1083,16 @@ class Player:
                 break
             LOGGER.info("re-reading (attempt %d): %s", attempt + 1, problem.text)
         assert problem is not None
-        if problem.sight is not None and shows_the_end(problem.sight.board):
+        seen = problem.sight
+        if (
+            seen is not None
+            and shows_the_end(seen.board)
+            and (  # a revealed cell changed: a misread
+                previous is None or check_progress(previous, seen.board, clicked) is None
+            )
+        ):
             LOGGER.info("the board shows the end of a lost game though the face does not: lost")
-            ended = replace(problem.sight, status=GameStatus.LOST, ended_by="board (not the face)")
-            return ended, []
+            return replace(seen, status=GameStatus.LOST, ended_by="board (not the face)"), []
         return self._recover(previous, timing, rule, clicked, problem)
 
     def _recover(
@@ -1251,9 +1258,17 @@ class Player:
         """Why a reading cannot be trusted, or '' when it can (``unknown``: cells it shows as covered
         only because they could not be named)."""
         board = sight.board
+        if sight.status is not GameStatus.PLAYING and sight.ended_by == "board" and previous is not None:
+            cell = check_progress(previous, board, clicked)  # an end the board alone shows: its cells
+            if cell is not None:  # must agree with the game's (a misread end, else: nothing is clicked)
+                return (
+                    f"the board reads {sight.status.value}, but cell {cell} read as {board[cell].char!r} was "
+                    f"{previous[cell].char!r} before (a revealed cell never changes, not even at the end)"
+                )
         if sight.status is GameStatus.PLAYING:
             if board.is_lost():
-                return "an exploded mine shows but the game is still playing"
+                cell = board.cells_where(board.cells == Cell.EXPLODED)[0]
+                return f"an exploded mine shows at cell {cell} but the game is still playing"
             zero = unsettled_zero(board, unknown)
             if zero is not None:
                 return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
@@ -1714,6 +1729,12 @@ class Player:
                     misread = misread or seen
                     if not misread:
                         LOGGER.info("no new game yet: the board shows flags")
+                else:
+                    LOGGER.info(
+                        "no new game yet: the board reads %s%s",
+                        board.status.value,
+                        "" if changed and board.board != self._last_board else ", as before",
+                    )
             except AbortedError:
                 raise
             except MinebotError as exc:
@@ -1756,8 +1777,13 @@ class Player:
             tried.append(f"{way}: no new game showed")
         if left_out:
             tried.append(left_out)
+        try:
+            path = self._save(self.capture.grab(None), f"minebot-no-new-game-{int(time.time())}.png")
+            saved = f" (screen saved to {path})"
+        except CaptureError:
+            saved = ""
         raise MinebotError(
-            "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
+            "could not start a new game (" + "; ".join(tried or ["no way to try"]) + f"){saved}: "
             "say how with --new-game face|F2|ctrl+r|ctrl+n|restart|click:DX,DY"
         )
 
