@@ -213,12 +213,15 @@ def play_one(client: Unseen, log: Path, frames: Path, seconds: float, session: i
             threading.Thread(target=_keep_focus, args=(env, client.window, focus), daemon=True).start()
             before = log.read_text().count("\n") if log.exists() else 0
             bot_env = dict(os.environ, **display.env)
-            cmd = [sys.executable, "-m", "bot", "play", "--games", str(session)]
+            frames = frames / time.strftime("%H%M%S")  # each bot process's frames and log on their own
+            cmd = [sys.executable, "-m", "bot", "-v", "play", "--games", str(session)]
             cmd += ["--time-limit", str(seconds * session)]
             cmd += ["--save-frames", str(frames), "--results-log", str(log)]
             started = time.monotonic()
             limit = seconds * session + 60
             done = subprocess.run(cmd, cwd=ROOT, env=bot_env, capture_output=True, text=True, timeout=limit)
+            frames.mkdir(parents=True, exist_ok=True)  # the bot's log beside its frames: what stopped a game
+            (frames / "bot.log").write_text(done.stderr)
             lines = log.read_text().splitlines() if log.exists() else []
             played = [json.loads(line) for line in lines[before:]]
             new_game = [line for line in done.stdout.splitlines() if "new games by" in line]

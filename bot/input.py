@@ -180,6 +180,11 @@ class InputBackend(Resource, ABC):
             self._move(*park)
         return True
 
+    def program_at(self, x: int, y: int) -> Path | None:
+        """The executable of the program whose window shows screen pixel (x, y), when this backend can
+        tell (None: not known)."""
+        return None
+
     def press(self, key: str) -> None:
         """Press a key such as ``"F2"``."""
         self._ensure_open(InputError)
@@ -257,6 +262,11 @@ class SimInput(InputBackend):
     def _press(self, key: str) -> None:
         self.client.handle(InputEvent("press", detail=key))
 
+    def program_at(self, x: int, y: int) -> Path | None:
+        """The simulated client's ``program`` (a path a test gives it), else not known."""
+        program = getattr(self.client, "program", None)
+        return Path(program) if program is not None else None
+
 
 CHORD_STYLES = ("both", "middle")
 """How a real client chords: press left and right together (winmine), or click the middle button."""
@@ -332,6 +342,18 @@ class PyAutoGuiInput(InputBackend):
         with self._sending(f"press {key}"):
             self._gui.hotkey(*key.lower().split("+"))
 
+    def program_at(self, x: int, y: int) -> Path | None:
+        """The program whose window shows (x, y): asked of the X server on Linux (:func:`_x11_owner`);
+        not known elsewhere, or when the window does not say."""
+        x11 = _x11_module(self._gui)
+        if x11 is None or not sys.platform.startswith("linux"):
+            return None
+        try:
+            return _x11_program_at(x11, int(x), int(y))
+        except Exception as exc:  # python-xlib's errors, a process gone: not known
+            LOGGER.info("the program showing (%d, %d) is not known: %r", x, y, exc)
+            return None
+
     @property
     def holds_screen(self) -> bool:  # type: ignore[override]
         """On X11 (32-bit pixels): the server is grabbed while the pixels are checked and the click sent."""
@@ -364,6 +386,46 @@ class PyAutoGuiInput(InputBackend):
 
 
 X11_BUTTONS = {"left": 1, "middle": 2, "right": 3}
+X11_DEPTH = 4
+"""How deep below a top-level window its program's process id is looked for (a window manager's frame
+holds the program's window, which may hold a toolkit's own)."""
+
+
+def _x11_owner(window: Any, atom: int, x: Any, depth: int = X11_DEPTH) -> Path | None:
+    """The program of ``window`` or of the first of its descendants that names one: the executable of
+    its ``_NET_WM_PID`` (Linux's ``/proc``), else the program name of its ``WM_CLASS`` (a plain Xlib
+    program such as xdemineur sets no process id)."""
+    value = window.get_full_property(atom, x.AnyPropertyType)
+    if value is not None and len(value.value):
+        return Path(os.readlink(f"/proc/{int(value.value[0])}/exe"))
+    named = window.get_full_property(window.display.get_atom("WM_CLASS"), x.AnyPropertyType)
+    value = b"" if named is None else named.value
+    name = (value if isinstance(value, bytes) else str(value).encode()).split(b"\0")[0]
+    if name:
+        return Path(name.decode("utf-8", "replace"))
+    if depth <= 0:
+        return None
+    for child in window.query_tree().children:
+        program = _x11_owner(child, atom, x, depth - 1)
+        if program is not None:
+            return program
+    return None
+
+
+def _x11_program_at(x11: Any, px: int, py: int) -> Path | None:
+    """The program owning the topmost top-level window over (px, py) (X11; see :func:`_x11_owner`)."""
+    display = x11._display
+    root = display.screen().root
+    top = None
+    for window in root.query_tree().children:  # bottom to top
+        if window.get_attributes().map_state != x11.X.IsViewable:
+            continue
+        g = window.get_geometry()
+        if g.x <= px < g.x + g.width and g.y <= py < g.y + g.height:
+            top = window
+    if top is None:
+        return None
+    return _x11_owner(top, display.intern_atom("_NET_WM_PID"), x11.X)
 
 
 def _x11_module(gui: Any) -> Any:

@@ -124,6 +124,45 @@ def test_a_misread_stops_the_game_without_clicking(paint, tmp_path):
     assert client.clicks - clicks_before == result.clicks
 
 
+def as_exploded(image, rect, client):
+    from bot.render import render_board
+
+    mine = render_board(Board.from_text("X", mines=1), "classic")  # the classic look at scale 1
+    image[rect.top : rect.bottom, rect.left : rect.right] = mine[: rect.height, : rect.width]
+
+
+def test_an_end_read_where_a_revealed_cell_changed_is_a_misread_not_a_loss(tmp_path):
+    """GNOME Mines at 900x640, read with no skin half a pixel off its grid, showed its opened 0, 1, 1, 2
+    as covered, flag, flag and exploded mine: the game was taken as lost after two clicks (it was on),
+    and the keys sent for a new game opened its "start a new game?" dialog. A revealed cell never
+    changes, not even at a game's end: such a reading is refused and the game stops, naming the cell,
+    instead of ending as a loss the board cannot show."""
+    client = sim("expert", seed=11, rule="zero")
+    client.input.click(*client.geometry.cell_center((8, 15)))
+    revealed = [c for c in client.game.board.cells_where(client.game.board.revealed_mask()) if c != (0, 0)]
+    numbered = [c for c in revealed if client.game.board[c].is_number() and client.game.board[c] != Cell.ZERO]
+    capture = Doctored(client, numbered[0], after=3, paint=as_exploded)
+    options = PlayOptions(retries=2, save_frames=tmp_path, settle_timeout=0.2, cover_wait=0.3)
+    time = FakeTime()
+    result = Player(capture, client.input, options, clock=time.clock, sleep=time.sleep).play_game()
+    assert result.status == "error" and client.game.status is GameStatus.PLAYING
+    assert f"cell {numbered[0]}" in result.error and "frame saved" in result.error
+
+
+def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
+    """With no face, the end is the board's own: the 900x640 GNOME reading (0, 1, 1, 2 read as covered,
+    flag, flag, exploded) is refused; a real loss (the clicked cell exploded, mines shown) is not."""
+    from bot.agent.player import Sight
+
+    client = sim(rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    before = Board.from_text("01..\n12..\n....", mines=3)
+    misread = Sight(Board.from_text(".F..\nFX..\n....", mines=3), GameStatus.LOST, None, "board")
+    lost = Sight(Board.from_text("01*.\n12X.\n..*.", mines=3), GameStatus.LOST, None, "board")
+    assert "cell (0, 0) read as '.' was '0' before" in player._inconsistency(before, misread, [(1, 2)])
+    assert player._inconsistency(before, lost, [(1, 2)]) == ""
+
+
 def test_a_misread_with_no_skin_stops_the_game_without_clicking(tmp_path):
     """The skinless reader refuses a smeared frame whole: the game stops safely (no crash, no click)."""
     client = SimClient("beginner", seed=11, rule="zero", screen_size=(900, 700), scale=2.0)
@@ -750,16 +789,56 @@ def test_new_games_start_the_way_asked_or_the_first_that_works(way, expected):
     assert summary.games == 2 and summary.new_game == expected and client.games_started == 2
 
 
+def installed(tmp_path, monkeypatch, client: SimClient, exec_line: str, categories: str) -> None:
+    """Give the sim a program (its executable) and install a desktop entry that runs it, alone."""
+    apps = tmp_path / "share" / "applications"
+    apps.mkdir(parents=True)
+    entry = f"[Desktop Entry]\nType=Application\nName=It\nExec={exec_line}\nCategories={categories}\n"
+    (apps / "it.desktop").write_text(entry)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_DIRS", str(tmp_path / "share"))
+    client.program = tmp_path / "bin" / exec_line.split()[0]
+
+
 @pytest.mark.parametrize("key", ["ctrl+r", "ctrl+n"])
-def test_a_client_that_starts_games_by_a_key_alone_is_found_out(key):
+def test_a_client_that_starts_games_by_a_key_alone_is_found_out(key, tmp_path, monkeypatch):
     """GNOME Mines starts a new game by Ctrl+R, KMines and Simon Tatham's Mines by Ctrl+N, and neither
-    has a face or takes F2: auto tries the face, F2, then the keys, and keeps the one that worked."""
+    has a face or takes F2: auto tries the face, F2, then the keys (the program showing the board is a
+    game by its desktop entry, no browser), and keeps the one that worked."""
     client = sim(rule="zero", new_game_by=(key,))
+    installed(tmp_path, monkeypatch, client, "mines-game --big", "Game;LogicGame;")
     options = PlayOptions(games=3, settle_timeout=0.1)
     summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
     assert summary.games == 3 and summary.stopped is None and summary.new_game == key
     assert client.keys[-2:] == [key, key] and client.keys.count("F2") == 1  # what worked is tried first
     assert client.games_started == 3
+
+
+@pytest.mark.parametrize(
+    ("exec_line", "categories", "why"),
+    [
+        ("web-thing %U", "Network;WebBrowser;", "is a web browser"),
+        ("web-app --app=https://example.org/mines", "Game;", "is a web browser"),
+        ("", "", "is not known"),
+    ],
+)
+def test_keys_a_browser_takes_are_not_guessed_unless_the_program_is_known_to_be_none(
+    exec_line, categories, why, tmp_path, monkeypatch
+):
+    """Ctrl+R made Chromium reload JSMinesweeper (it came back in its analysis mode) and Ctrl+N opened a
+    window over the board: ``auto`` guesses them only for a program its desktop entry says is no
+    browser. A browser's, or one no entry names, is given F2 alone; the error says why, and the keys
+    can still be named (``--new-game ctrl+n``)."""
+    client = sim(rule="zero", new_game_by=("ctrl+n",))
+    if exec_line:
+        installed(tmp_path, monkeypatch, client, exec_line, categories)
+    options = PlayOptions(games=2, settle_timeout=0.1)
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert client.keys == ["F2"] and client.games_started == 1 and summary.games == 1
+    assert f"ctrl+r and ctrl+n not guessed: the program showing the board {why}" in summary.stopped
+    options = PlayOptions(games=2, settle_timeout=0.1, new_game=parse_new_game("ctrl+n"))
+    summary = Player(client.capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.games == 2 and summary.stopped is None and client.keys[-1] == "ctrl+n"
 
 
 @pytest.mark.parametrize("frames", [1, 3, 6])
@@ -960,7 +1039,9 @@ def test_a_lost_board_is_read_as_lost_even_when_the_face_does_not_change():
     assert judge_end(states, np.ones((1, 2), bool), None, None, None) == (GameStatus.LOST, "board")
 
 
-@pytest.mark.parametrize("name", ["bot.agent.firstclick", "bot.agent.options"])
+@pytest.mark.parametrize(
+    "name", ["bot.agent.firstclick", "bot.agent.options", "bot.agent.checks", "bot.agent.programs"]
+)
 def test_docstring_examples_of_the_agent_modules(name):
     import doctest
     import importlib
@@ -1563,3 +1644,59 @@ def test_a_frame_the_templates_cannot_read_is_read_cold_only_once_it_is_still(mo
     result = Player(capture, client.input, options, clock=time.clock, sleep=time.sleep).play_game()
     assert result.status in ("won", "lost") and result.error is None and result.moves > 5
     assert cold and not any(cold), f"{sum(cold)} of {len(cold)} cold reads were of a passing tooltip"
+
+
+class FlagOnNewGames(CaptureBackend):
+    """Serves a sim's screen with a flag's pixels drawn over one covered cell of every game after the
+    first, for its first ``lasting`` grabs (all of them: None): JSMinesweeper's hover tooltip left
+    over a new board, which the skinless reader read as a flag, a 4 and a flag."""
+
+    name = "flag-on-new-games"
+
+    def __init__(self, client: SimClient, lasting: int | None = None) -> None:
+        super().__init__()
+        self.client, self.lasting, self.grabs = client, lasting, 0
+        twin = sim(client.level.name, rule="zero")  # the same look, with a flag on (0, 0) to copy
+        twin.input.click(*twin.geometry.cell_center((0, 0)), button="right")
+        rect = twin.geometry.cell_rect((0, 0))
+        self.flag = twin.capture.grab(None)[rect.top : rect.bottom, rect.left : rect.right].copy()
+
+    def screen_region(self) -> Region:
+        return self.client.capture.screen_region()
+
+    def _grab(self, region: Region) -> np.ndarray:
+        image = self.client.capture.grab(None).copy()
+        if self.client.games_started > 1 and self.client.game.board.is_fresh():
+            self.grabs += 1
+            if self.lasting is None or self.grabs <= self.lasting:
+                rect = self.client.geometry.cell_rect((self.client.game.board.rows - 1, 0))
+                image[rect.top : rect.bottom, rect.left : rect.right] = self.flag
+        return image[region.top : region.bottom, region.left : region.right].copy()
+
+
+def test_a_new_game_that_reads_a_flag_is_a_misread_refused_not_a_reason_to_try_more_keys():
+    """A game minebot started has no flag: a flag read on the board that replaced a played one (nothing
+    open any more) is a misread (JSMinesweeper's tooltip read as a flag, a 4 and a flag). It used to be
+    taken for "no new game yet", so F2, then Ctrl+R (a reload) and Ctrl+N (a window) were sent. Now the
+    new game is taken as started and its reading refused: the game stops naming the cell, and nothing
+    is clicked on it."""
+    client = sim(rule="zero")
+    capture = FlagOnNewGames(client)
+    options = PlayOptions(games=2, settle_timeout=0.1, retries=1, cover_wait=0.1)
+    player = Player(capture, client.input, options, sleep=lambda s: None)
+    summary = player.run()
+    assert client.keys == [] and summary.new_game == "face" and client.games_started == 2
+    assert summary.games == 2 and summary.results[0].error is None
+    error = summary.results[1].error or ""
+    assert f"cell ({client.game.board.rows - 1}, 0) reads as a flag" in error and "minebot started" in error
+    assert client.history[-1].on_face and client.game.board.is_fresh()  # nothing clicked on the new board
+
+
+def test_a_flag_drawn_over_a_new_game_for_a_few_frames_only_is_waited_out():
+    """The same drawing gone after a few looks (the pointer moved off): the new game is played."""
+    client = sim(rule="zero")
+    capture = FlagOnNewGames(client, lasting=2)
+    options = PlayOptions(games=2, settle_timeout=0.1)
+    summary = Player(capture, client.input, options, sleep=lambda s: None).run()
+    assert summary.stopped is None and summary.games == 2 and client.keys == []
+    assert all(r.error is None and r.status in ("won", "lost") for r in summary.results)

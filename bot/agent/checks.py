@@ -73,6 +73,29 @@ def unexplained_change(
     return None
 
 
+def flags_on_a_new_game(before: Board | None, after: Board) -> list[Coord]:
+    r"""The flags ``after`` shows where it replaced the played game ``before`` showed: misreads.
+
+    A revealed cell is never covered again within a game, so a board showing nothing but covered cells
+    and flags where ``before`` showed revealed ones is a new game; and a game just started has no
+    flag (no client keeps flags into a new game), so each flag read there is something drawn over the
+    board (JSMinesweeper's hover tooltip read as a flag, a 4 and a flag). With ``before`` unknown (a
+    dialog over it) or showing nothing revealed (a board of flags only: a lost board's mines misread
+    as flags, still there when the new-game key did nothing) nothing is said: none.
+
+    >>> played = Board.from_text("1.\n..", mines=1)
+    >>> flags_on_a_new_game(played, Board.from_text("..\n.F", mines=1))
+    [(1, 1)]
+    >>> flags_on_a_new_game(Board.from_text("F.\n..", mines=1), Board.from_text("..\n.F", mines=1))
+    []
+    """
+    if before is None or before.shape != after.shape or not before.revealed_mask().any():
+        return []
+    if not np.isin(after.cells, (Cell.COVERED, Cell.FLAG)).all():
+        return []
+    return after.flagged()
+
+
 def unsettled_zero(board: Board, unknown: np.ndarray | None = None) -> Coord | None:
     """A revealed 0 next to a covered cell, or None.
 

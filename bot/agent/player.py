@@ -30,6 +30,7 @@ import numpy as np
 from bot.agent.checks import (
     check_progress,
     flag_the_rest,
+    flags_on_a_new_game,
     near,
     same_game,
     unexplained_change,
@@ -171,6 +172,11 @@ the ring is taken further out, at most this many times; then it is no longer che
 RING_FAILURES = 3
 """Batches in a row stopped before their first click by the ring alone: the client animates around
 its board, so the ring is no longer checked (the cell still is) for the rest of the game."""
+
+BROWSER_KEYS = ("ctrl+r", "ctrl+n")
+"""New-game keys a web browser takes for itself (reload the page, open a window): ``auto`` guesses them
+only for a program known to be no browser."""
+
 NEW_GAME_LOOKS = 3
 """Least number of looks for a new game after asking for one, however long the wait has been."""
 
@@ -314,6 +320,10 @@ class Player:
         self._button_frames: list[tuple[float, np.ndarray]] = []
         """The last two grabs of the band above the board this game (time, pixels), taken while it is on."""
         self._button_relocations = 0
+        self._own_game = False
+        self._browsers: dict[Path | None, bool | None] = {}
+        """Whether each program that showed the board is a web browser (see :meth:`_browser`)."""
+        """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -1073,10 +1083,16 @@ class Player:
                 break
             LOGGER.info("re-reading (attempt %d): %s", attempt + 1, problem.text)
         assert problem is not None
-        if problem.sight is not None and shows_the_end(problem.sight.board):
+        seen = problem.sight
+        if (
+            seen is not None
+            and shows_the_end(seen.board)
+            and (  # a revealed cell changed: a misread
+                previous is None or check_progress(previous, seen.board, clicked) is None
+            )
+        ):
             LOGGER.info("the board shows the end of a lost game though the face does not: lost")
-            ended = replace(problem.sight, status=GameStatus.LOST, ended_by="board (not the face)")
-            return ended, []
+            return replace(seen, status=GameStatus.LOST, ended_by="board (not the face)"), []
         return self._recover(previous, timing, rule, clicked, problem)
 
     def _recover(
@@ -1242,9 +1258,17 @@ class Player:
         """Why a reading cannot be trusted, or '' when it can (``unknown``: cells it shows as covered
         only because they could not be named)."""
         board = sight.board
+        if sight.status is not GameStatus.PLAYING and sight.ended_by == "board" and previous is not None:
+            cell = check_progress(previous, board, clicked)  # an end the board alone shows: its cells
+            if cell is not None:  # must agree with the game's (a misread end, else: nothing is clicked)
+                return (
+                    f"the board reads {sight.status.value}, but cell {cell} read as {board[cell].char!r} was "
+                    f"{previous[cell].char!r} before (a revealed cell never changes, not even at the end)"
+                )
         if sight.status is GameStatus.PLAYING:
             if board.is_lost():
-                return "an exploded mine shows but the game is still playing"
+                cell = board.cells_where(board.cells == Cell.EXPLODED)[0]
+                return f"an exploded mine shows at cell {cell} but the game is still playing"
             zero = unsettled_zero(board, unknown)
             if zero is not None:
                 return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
@@ -1263,6 +1287,11 @@ class Player:
                             f"cell {cell} read as {board[cell].char!r} where no click could have opened or "
                             "flagged it (something drawn over the board?)"
                         )
+            elif self._own_game and not self.options.dry_run and board.flagged():
+                return (
+                    f"cell {board.flagged()[0]} reads as a flag on a new game minebot started, which has "
+                    "none: a misread (something drawn over the board: a tooltip or a label?)"
+                )
         return ""
 
     # -- acting -----------------------------------------------------------------------------------
@@ -1574,16 +1603,35 @@ class Player:
             "the status button above the board: %s (its look changed as the game ended)", self._face_region()
         )
 
-    def _new_game_ways(self) -> list[NewGame]:
-        """The ways to try, in order: the one asked for, else the one that worked, the skin's, the face, a
-        restart when the caller gave one (a sure way), the keys last (guesses whose side effects in other
-        programs cannot be undone: a browser reloads its page on Ctrl+R and opens a window on Ctrl+N)."""
+    def _browser(self) -> bool | None:
+        """Whether the program whose window shows the board is a web browser (None: not known), by its
+        desktop entries (:func:`bot.agent.programs.web_browser`); asked once per program."""
+        from bot.agent.programs import web_browser
+
+        assert self.geometry is not None
+        program = self.mouse.program_at(*self.geometry.cell_center((0, 0)))
+        if program not in self._browsers:
+            self._browsers[program] = web_browser(program)
+            LOGGER.info(
+                "the board is shown by %s: %s",
+                program or "a program not known",
+                {True: "a web browser", False: "no web browser"}.get(self._browsers[program], "not known"),
+            )
+        return self._browsers[program]
+
+    def _new_game_ways(self) -> tuple[list[NewGame], str]:
+        """The ways to try, in order, and why keys were left out ('' when none was): the one asked for,
+        else the one that worked, the skin's, the face, a restart when the caller gave one (a sure way),
+        then F2, and Ctrl+R and Ctrl+N last, guesses whose side effects in a browser cannot be undone
+        (it reloads its page on Ctrl+R and opens a window on Ctrl+N): they are guessed only when the
+        program showing the board is known to be no browser (:meth:`_browser`)."""
         asked = self.options.new_game
         if asked.way != "auto":
-            return [asked]
+            return [asked], ""
         assert self.skin is not None
         names = [self.new_game_way, self.skin.new_game, "face", "restart", *NEW_GAME_KEYS]
-        ways = []
+        ways: list[str] = []
+        left: list[str] = []
         for name in names:
             if not name or name in ways or name == "click":
                 continue
@@ -1591,8 +1639,18 @@ class Player:
                 continue
             if name == "restart" and self.restart is None:
                 continue
+            if name in BROWSER_KEYS and name not in names[:2] and self._browser() is not False:
+                left.append(name)
+                continue
             ways.append(name)
-        return [NewGame(name) for name in ways]
+        why = ""
+        if left:
+            what = "is a web browser" if self._browser() else "is not known"
+            why = (
+                f"{' and '.join(left)} not guessed: the program showing the board {what}, and a web "
+                "browser reloads its page on Ctrl+R and opens a window on Ctrl+N"
+            )
+        return [NewGame(name) for name in ways], why
 
     def _start(self, way: NewGame) -> None:
         """Send what starts a new game one way."""
@@ -1636,11 +1694,16 @@ class Player:
         screen ``before`` the new game was asked for (unless that was untouched too). Whatever cannot
         be read meanwhile is not the new game yet. The screen is looked at ``NEW_GAME_LOOKS`` times at
         least, however long each look takes (a client named nowhere is located and read with no skin,
-        which on a loaded machine can take most of the wait)."""
+        which on a loaded machine can take most of the wait). One exception: flags read where nothing is
+        open any more though ``before`` showed a played game are a new game's misread
+        (:func:`~bot.agent.checks.flags_on_a_new_game`): a reading without them is waited for, and when
+        none comes the game is taken as started all the same (no other way is tried: a key may reload a
+        page), and its reads refuse the flags (:meth:`_inconsistency`): nothing is clicked on them."""
         wait = self.options.restart_wait if way.way == "restart" else self.options.settle_timeout
         deadline = self.clock() + wait
         size = None if self.geometry is None else (self.geometry.rows, self.geometry.cols)
         looks = 0
+        misread: list[Coord] = []  # flags read on a board that replaced the played one: a new game's
         while True:
             looks += 1
             try:
@@ -1655,13 +1718,31 @@ class Player:
                 if board.status is GameStatus.PLAYING and board.board != self._last_board and changed:
                     if not flagged:
                         return True
-                    LOGGER.info("no new game yet: the board shows flags")
+                    seen = flags_on_a_new_game(before, board.board)
+                    if seen and not misread:
+                        LOGGER.warning(
+                            "a new game shows (nothing open where the last game was played), but flag(s) "
+                            "read at %s: a game minebot started has none, so this reading is refused as a "
+                            "misread (something drawn over the board?) and looked at again",
+                            ", ".join(map(str, seen[:3])),
+                        )
+                    misread = misread or seen
+                    if not misread:
+                        LOGGER.info("no new game yet: the board shows flags")
+                else:
+                    LOGGER.info(
+                        "no new game yet: the board reads %s%s",
+                        board.status.value,
+                        "" if changed and board.board != self._last_board else ", as before",
+                    )
             except AbortedError:
                 raise
             except MinebotError as exc:
                 LOGGER.info("no new game yet: %s", exc)
             if self.clock() > deadline and looks >= NEW_GAME_LOOKS:
-                return False
+                if misread:  # started: no other way is tried; the game's reads refuse the flags again
+                    LOGGER.warning("the new game still reads flag(s) at %s", ", ".join(map(str, misread[:3])))
+                return bool(misread)
             self.sleep(0.05)
 
     def new_game(self) -> None:
@@ -1676,7 +1757,8 @@ class Player:
             return
         self._close_dialog()
         tried = []
-        for way in self._new_game_ways():
+        ways, left_out = self._new_game_ways()
+        for way in ways:
             before = self._board_now()
             try:
                 self._start(way)
@@ -1687,13 +1769,21 @@ class Player:
                 continue
             if self._fresh_game_shown(way, before):
                 self.new_game_way = str(way)
+                self._own_game = True
                 return
             if way.way == "face" and self._button is not None and self.geometry.face is None:
                 LOGGER.warning("the button learned above the board started no new game: forgotten")
                 self._button = None
             tried.append(f"{way}: no new game showed")
+        if left_out:
+            tried.append(left_out)
+        try:
+            path = self._save(self.capture.grab(None), f"minebot-no-new-game-{int(time.time())}.png")
+            saved = f" (screen saved to {path})"
+        except CaptureError:
+            saved = ""
         raise MinebotError(
-            "could not start a new game (" + "; ".join(tried or ["no way to try"]) + "): "
+            "could not start a new game (" + "; ".join(tried or ["no way to try"]) + f"){saved}: "
             "say how with --new-game face|F2|ctrl+r|ctrl+n|restart|click:DX,DY"
         )
 
@@ -1718,6 +1808,7 @@ class Player:
             )
         self.restart()
         self.new_game_way = "restart"
+        self._own_game = True
 
     def run(self) -> SessionSummary:
         """Play ``options.games`` games; stops cleanly on Ctrl-C, the fail-safe or the time limit."""

@@ -73,9 +73,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--new-game",
         default="auto",
         metavar="WAY",
-        help="how a new game starts: auto (default: the skin's way, the face, the keys F2, Ctrl+R and "
-        "Ctrl+N, a restart; the first that shows a fresh game), face, F2, ctrl+r, ctrl+n, restart, or "
-        "click:DX,DY (a New/Restart button DX,DY pixels from the board's top-left corner)",
+        help="how a new game starts: auto (default: the way that worked, the skin's, the face, a restart "
+        "with --restart-command, F2, then Ctrl+R and Ctrl+N only when the program showing the board is "
+        "known to be no web browser, which reloads or opens a window on them; the first that shows a "
+        "fresh game), face, F2, ctrl+r, ctrl+n, restart, or click:DX,DY (a New/Restart button DX,DY "
+        "pixels from the board's top-left corner)",
     )
     parser.add_argument(
         "--restart-command",

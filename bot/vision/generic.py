@@ -1353,13 +1353,18 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     return None
 
 
-def _loose_flags(groups: list[Group], named: list[Cell | None]) -> list[int]:
-    """Groups read as flags on a ground like no plain cell's (no base) while another such group draws
-    another glyph: a client draws its flag one way, on its covered tile, so glyphs of several looks on
-    grounds of their own are something drawn over the board (JSMinesweeper's hover tooltip read as a
-    flag, a 4 and a flag). Empty when there is no such pair."""
+def _loose_flags(groups: list[Group], named: list[Cell | None], lost: bool) -> list[int]:
+    """Groups read as flags while another group read as a flag draws another glyph: a client draws its
+    flag one way, so glyphs of several looks taken as flags are something else: drawn over the board
+    (JSMinesweeper's hover tooltip read as a flag, a 4 and a flag, on grounds like no plain cell's), or
+    the edges of covered tiles a grid cuts across (a run of cells a pixel wider than the grid's pitch:
+    each column of the run cut at another place). On a ``lost`` board (one showing mines) a flag on a
+    covered tile may be a wrong flag drawn otherwise, and only flags on grounds like no plain cell's
+    count. Empty when there is no such pair."""
     loose = [
-        i for i, (g, s) in enumerate(zip(groups, named, strict=True)) if s is Cell.FLAG and g.base is None
+        i
+        for i, (g, s) in enumerate(zip(groups, named, strict=True))
+        if s is Cell.FLAG and (g.base is None or not lost)
     ]
     first = loose[0] if loose else None
     if first is None or all(_drawn_alike(groups[i], groups[first]) for i in loose[1:]):
@@ -1670,17 +1675,20 @@ def name_groups(
                 else _glyph_state(g, covered)
                 for i, g in enumerate(groups)
             ]
-            loose = _loose_flags(groups, named)
+            shown = list(named)  # with the glyphs a lost board shows as mines named so
+            claimed, marks = _claim_mines(groups, shown, covered)
+            lost = bool(claimed) or any(s in (Cell.MINE, Cell.EXPLODED) for s in shown)
+            loose = _loose_flags(groups, named, lost)
             if loose:
                 problem = _Problem(
                     list(groups[loose[0]].members),
-                    f"cannot be named: one of {len(loose)} glyphs unlike each other read as flags, on "
-                    "grounds like no plain cell's: something drawn over the board (a tooltip?)",
+                    f"cannot be named: one of {len(loose)} glyphs unlike each other read as flags (a "
+                    "client draws its flag one way): something drawn over the board, or cells cut off",
                 )
                 every_open = False
                 continue
-            claimed, marks = _claim_mines(groups, named, covered)
-            if claimed or any(s in (Cell.MINE, Cell.EXPLODED) for s in named):
+            named = shown
+            if lost:
                 marks += [i for i in flagged if i not in marks]  # a lost board: flag or wrong flag
             if len(marks) > MAX_MARKS:
                 problem = _Problem(
