@@ -296,6 +296,8 @@ class Crop:
 def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     """The board blurred so that dithering and sub-pixel shifts vanish (sigma 0.7 px, or more for big
     cells, which are sampled down), and where its rows and columns lie off the even pitch."""
+    from bot.vision.memory import scratch
+
     region = geometry.region()
     x0, y0 = max(region.left - 2, 0), max(region.top - 2, 0)
     x1, y1 = min(region.right + 2, image.shape[1]), min(region.bottom + 2, image.shape[0])
@@ -303,7 +305,7 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     sigma = max(0.7, 0.4 * min(geometry.pitch_x, geometry.pitch_y) / TILE)
     blurred = cv2.GaussianBlur(pixels, (0, 0), sigma)
     g = geometry
-    luma = _channel_mean(blurred)
+    luma = _channel_mean(blurred, scratch("luma", blurred.shape[:2], np.float32))  # only its means leave
     shifts = (
         uneven_shifts(luma.mean(axis=0), g.left - x0, g.pitch_x, g.cols),
         uneven_shifts(luma.mean(axis=1), g.top - y0, g.pitch_y, g.rows),
@@ -311,24 +313,24 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     return Crop(pixels, blurred, x0, y0, geometry, shifts)
 
 
-def _channel_mean(image: np.ndarray) -> np.ndarray:
+def _channel_mean(image: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """``image.mean(axis=-1)`` of a float ``(..., 3)`` array, the same to the bit: :func:`_channel_sum`,
     divided by 3 in the array's own type. ``np.mean`` divides by the count as ``np.intp``: float32 in
     float64, rounded back. That is float32's own correctly rounded quotient (float64's 53 bits are at
     least twice float32's 24, plus 2: rounding twice cannot differ), here with no conversion to float64."""
-    total = _channel_sum(image)
+    total = _channel_sum(image, out)
     return np.true_divide(total, total.dtype.type(3), out=total)
 
 
-def _channel_sum(values: np.ndarray) -> np.ndarray:
+def _channel_sum(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """``values.sum(axis=-1)`` of a float ``(..., 3)`` array, the same to the bit, several times faster:
     numpy reduces a 3-long last axis one element at a time; here the channels are added whole, in
     numpy's order (the first plus the second, then the third). A large float32 image is added by
     OpenCV's colour transform with weights 1, 1, 1 (twice as fast again): it adds ``1 * first + 1 *
     second + 1 * third + 0`` in float32 in that order, and a product by 1 or a sum with 0 is exact."""
     if values.dtype == np.float32 and values.ndim == 3 and values.size >= 1 << 16:
-        return cv2.transform(values, np.ones((1, 3), np.float32))
-    total = values[..., 0] + values[..., 1]
+        return cv2.transform(values, np.ones((1, 3), np.float32), dst=out)
+    total = np.add(values[..., 0], values[..., 1], out=out)
     total += values[..., 2]
     return total
 
@@ -416,9 +418,14 @@ def looks_of(crop: Crop) -> np.ndarray:
 def cut_tiles(crop: Crop) -> tuple[np.ndarray, np.ndarray]:
     """Every cell at ``TILE`` px square, ``(N, TILE, TILE, 3)`` float32, and each cell's texture (its
     interior's mean absolute difference from the blur, at the screen's own resolution)."""
+    from bot.vision.memory import scratch
+
     map_x, map_y = _maps(crop, TILE)
     tiles = cv2.remap(crop.blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    detail = cv2.transform(cv2.absdiff(crop.pixels, crop.blurred), np.full((1, 3), 1 / 3, np.float32))
+    shape = crop.pixels.shape  # the difference and its channel mean are kept: only the samples leave
+    difference = cv2.absdiff(crop.pixels, crop.blurred, dst=scratch("difference", shape, np.float32))
+    third = np.full((1, 3), 1 / 3, np.float32)
+    detail = cv2.transform(difference, third, dst=scratch("detail", shape[:2], np.float32))
     inside_x, inside_y = _maps(crop, TILE, INSET)  # the interior's sampling points only
     inner = cv2.remap(detail, inside_x, inside_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return tiles.reshape(-1, TILE, TILE, 3), inner.mean(axis=1)
