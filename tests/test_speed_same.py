@@ -166,7 +166,7 @@ def _twin_one_by_one(ids: np.ndarray, r: int, c: int, mask: np.ndarray, taken: n
 
 def test_twins_found_at_once_are_the_ones_found_cell_by_cell(monkeypatch) -> None:
     """Every cell xbomb's live frames paint over (plain and night-lit, each edge turned to the top): the
-    twins weighed all at once are those found cell by cell, column by column."""
+    twins weighed all at once (and in parts of one cell) are those found cell by cell, column by column."""
     from bot.vision import overdraw
     from harness.colour import night_light
 
@@ -186,7 +186,9 @@ def test_twins_found_at_once_are_the_ones_found_cell_by_cell(monkeypatch) -> Non
         for shown in (image, night_light(image)):
             overdraw.repair_runs(shown, geometry)
     cells = 0
+    monkeypatch.setattr(overdraw, "TWIN_BATCH", 1)  # one cell at a time: the parts agree with the whole
     for ids, foreign, taken, twins in seen:
+        assert overdraw._twins(ids, foreign, taken) == twins
         for m, (r, c) in enumerate(zip(foreign.rows, foreign.cols, strict=True)):
             assert twins[m] == _twin_one_by_one(ids, r, c, foreign.pixels[m], taken)
             cells += 1
