@@ -321,9 +321,9 @@ class Player:
         """The last two grabs of the band above the board this game (time, pixels), taken while it is on."""
         self._button_relocations = 0
         self._own_game = False
+        """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._browsers: dict[Path | None, bool | None] = {}
         """Whether each program that showed the board is a web browser (see :meth:`_browser`)."""
-        """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
