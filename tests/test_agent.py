@@ -166,6 +166,8 @@ def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
     assert "cell (0, 0) read as '.' was '0' before" in player._inconsistency(before, misread, [(1, 2)])
     stray = "cell (1, 1) reads as an exploded mine where no click landed"
     assert stray in player._inconsistency(fresh, misread, [(0, 0)])
+    mines = Sight(Board.from_text(".*..\nF*..\n....", mines=3), GameStatus.LOST, None, "board")
+    assert "no cell this game clicked holds one" in player._inconsistency(fresh, mines, [(0, 0)])
     assert player._inconsistency(before, lost, [(1, 2)]) == ""
     assert player._inconsistency(fresh, lost, [(1, 2)]) == ""
 

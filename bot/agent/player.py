@@ -1291,9 +1291,11 @@ class Player:
 
     def _end_problem(self, previous: Board | None, board: Board, clicked: Iterable[Coord]) -> str:
         """Why ``board``, read as a game's end, cannot be this game's end ('' when it can): a revealed
-        cell never changes, not even at the end, and a mine explodes only where a click landed (GNOME
-        Mines at 900x640, read half a pixel off its grid, showed its opened 0, 1, 1, 2 as covered, flag,
-        flag and exploded mine). Nothing is said before this game's first trusted reading."""
+        cell never changes, not even at the end; a mine explodes only where a click landed; and a board
+        showing mines was lost by one a click opened, so a cell this game clicked shows it (GNOME Mines at
+        900x640, read half a pixel off its grid, showed its opened 0, 1, 1, 2 as covered, flag, flag and
+        exploded mine, or as covered, mine, flag, mine). Nothing is said before this game's first
+        trusted reading."""
         if previous is None:
             return ""
         cell = check_progress(previous, board, clicked)
@@ -1308,6 +1310,10 @@ class Player:
             if stray.any():
                 r, c = np.argwhere(stray)[0]
                 return f"cell {(int(r), int(c))} reads as an exploded mine where no click landed"
+            mines = np.isin(board.cells, (Cell.MINE, Cell.EXPLODED))
+            if mines.any() and not (mines & reach).any():  # a game is lost by the mine a click opened
+                r, c = np.argwhere(mines)[0]
+                return f"mines show (cell {(int(r), int(c))}) but no cell this game clicked holds one"
         return ""
 
     # -- acting -----------------------------------------------------------------------------------
