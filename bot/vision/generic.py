@@ -88,8 +88,16 @@ CORE = 8
 """Pixels left out on each side of the core (the middle half) where glyphs sit."""
 POOL = 2
 """Tiles are averaged in POOL x POOL blocks before they are compared (16 x 16 features)."""
-UNEVEN_REACH = 0.12
-"""Farthest a row or column of cells is looked for off the grid's even pitch, in pitches (2 px or more)."""
+UNEVEN_REACH = 0.45
+"""Farthest a row or column of cells is looked for off the grid's even pitch, in pitches (2 px or more):
+nearly half a pitch, past which it would lie nearer its neighbour's place. A client that spreads its
+window's leftover pixels draws a run of cells a pixel wider (GNOME Mines at 1000x700: ten columns of
+27 px, then twenty of 26), and a grid of one pitch fitted to the others is then off by a pixel more at
+each cell of the run, up to a third of a pitch."""
+UNEVEN_STEP = 0.12
+"""Farthest a row or column of cells lies off its neighbour's shift from the even pitch, in pitches (2 px
+or more): a board's cells differ in size by a pixel or two, so a run of them drifts off a pixel at a
+time; a cell far off its neighbours (a stretch of the profile alike by chance) stays on the pitch."""
 UNEVEN_STEPS = 4
 """Steps per pixel at which a row or column is tried off the even pitch."""
 UNEVEN_FIT = 0.5
@@ -331,10 +339,12 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     """How far each of ``count`` cells along one axis lies from ``start + i * pitch``, by its stretch of
     ``profile`` (the board's mean brightness across that axis) against the median stretch of all: some
     clients draw a board of cells of two sizes (GNOME Mines: rows of 23 px, the last ones 22 px), and
-    one pitch is then a pixel or two off on some of them. Only a whole pixel or more, where the stretch
-    fits clearly better shifted, counts (rounding a fractional pitch moves cells by half a pixel):
-    otherwise, and for fewer than :data:`MIN_SIDE` cells, an empty tuple (on the even pitch)."""
-    reach = max(2, math.ceil(pitch * UNEVEN_REACH))
+    one pitch is then a pixel or more off on some of them (up to :data:`UNEVEN_REACH`). Only a whole
+    pixel or more, where the stretch fits clearly better shifted, counts (rounding a fractional pitch
+    moves cells by half a pixel), and only in a run drifting off from cells on the pitch (within
+    :data:`UNEVEN_STEP` of each other): otherwise, and for fewer than :data:`MIN_SIDE` cells, an empty
+    tuple (on the even pitch)."""
+    reach = max(2, math.floor(pitch * UNEVEN_REACH))
     if count < MIN_SIDE or pitch < 2 * reach:
         return ()
     steps = np.arange(-reach * UNEVEN_STEPS, reach * UNEVEN_STEPS + 1) / UNEVEN_STEPS
@@ -350,7 +360,15 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     spread = float(np.abs(stretches[even] - reference.mean()).mean())
     clear = misfit[best, np.arange(count)] < UNEVEN_FIT * misfit[even]
     moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > UNEVEN_MISFIT * spread)
-    return tuple(float(v) for v in np.where(moved, found, 0.0)) if moved.any() else ()
+    shifts = np.where(moved, found, 0.0)
+    step = max(2, math.ceil(pitch * UNEVEN_STEP))
+    kept = ~moved  # a moved cell is kept only by a chain of neighbours, each within a step, to one unmoved
+    for order in (range(1, count), range(count - 2, -1, -1)):
+        for i in order:
+            j = i - 1 if order.step == 1 else i + 1
+            kept[i] |= kept[j] and abs(shifts[i] - shifts[j]) <= step
+    shifts = np.where(kept, shifts, 0.0)
+    return tuple(float(v) for v in shifts) if shifts.any() else ()
 
 
 def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -1542,6 +1560,7 @@ def _name_digits(
     cols: int,
     covered: tuple[bool, ...],
     last: np.ndarray | None = None,
+    unclear: bool = False,
 ) -> _Problem | None:
     """Give the digit groups on revealed tiles (and mines a digit shape is near, unless on a covered
     tile, which shows no digit) their states together (:func:`settle_digits`), in place; the cells and
@@ -1550,7 +1569,8 @@ def _name_digits(
     an earlier exact reading of this board (flat states):
     a group its shape leaves unnamed may take the number all its cells showed there, when the counts
     agree and every cell that reading showed open shows the same now (a revealed cell never changes:
-    the same game; a glyph a neighbour's ink has since half hidden)."""
+    the same game; a glyph a neighbour's ink has since half hidden). ``unclear``: a glyph not clearly a
+    digit is named by its shape and the counts alone, wherever it sits (whether digits fit at all)."""
     open_groups = [
         i
         for i, (g, s) in enumerate(zip(groups, states, strict=True))
@@ -1579,14 +1599,27 @@ def _name_digits(
     # A digit sits on a revealed tile. Where the board shows revealed plain cells, a glyph on a ground
     # none of them shows is a digit only by a clear shape (or the number an earlier reading named); with
     # no revealed plain cell (a first number alone among covered cells) there is nothing to compare with.
+    # A flat plain look of one cell alone on its kind, touching no covered cell, counts as revealed even
+    # where taken as covered: a lone 0 among numbers may be taken for a covered tile (one the pointer lit,
+    # :func:`_one_covered_look`, or by a texture one cell's pixels cannot tell), and the rule holds in
+    # both readings, or the unclear digits it refuses in one are named in the other.
+    plain_cells = [0] * len(covered)
+    for g in groups:
+        if g.shape == Shape.PLAIN and g.kind is not None:
+            plain_cells[g.kind] += len(g.members)
+    hidden = count_around((board == Cell.COVERED).reshape(rows, cols)).ravel()
     opened_plain = any(
-        g.shape == Shape.PLAIN and g.kind is not None and not covered[g.kind] and s is not None
+        g.shape == Shape.PLAIN
+        and g.kind is not None
+        and (not covered[g.kind] or (plain_cells[g.kind] == 1 and not g.raised and hidden[g.members[0]] == 0))
+        and s is not None
         for g, s in zip(groups, states, strict=True)
     )
     for i, known in zip(open_groups, prior, strict=True):
         g = groups[i]
         if (
             opened_plain
+            and not unclear
             and g.base is None
             and known is None
             and g.costs is not None
@@ -1644,6 +1677,8 @@ def name_groups(
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
+    loose_fits: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the same, unclear digits named (read_as)
+    loose_open: list[np.ndarray] = []
     every_open = True  # failed try left some open (else the true reading may be none of them)
     options = sorted(_cover_options(kinds) if kinds else [()], key=any)  # the problem told is a board's
     # with a covered kind when one was tried: a reading with none is only the fallback
@@ -1655,11 +1690,14 @@ def name_groups(
             f"cannot be named: {marked[0].why}, on a flat tile no digit shows to be revealed",
         )
 
-    def read_as(flagged: list[int]) -> _Problem | None:
+    def read_as(flagged: list[int], unclear: bool = False) -> _Problem | None:
         """Every reading the cover options allow, ``flagged`` groups taken as flags, added to ``fits``;
-        the last problem found (what each failed try leaves open added to ``left_open``)."""
+        the last problem found (what each failed try leaves open added to ``left_open``). ``unclear``:
+        glyphs not clearly digits named by shape and counts (:func:`_name_digits`), into ``loose_fits``
+        and ``loose_open`` instead."""
         nonlocal every_open
         problem = None
+        into_fits, into_open = (loose_fits, loose_open) if unclear else (fits, left_open)
         for covered in options:
             named: list[Cell | None] = [
                 Cell.FLAG
@@ -1695,20 +1733,27 @@ def name_groups(
                 states = list(named)
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
-                found = _whole_reading(groups, states, rows, cols, claimed, covered, last)
+                found = _whole_reading(groups, states, rows, cols, claimed, covered, last, unclear)
                 if found is not None:
                     problem = found
                     every_open = every_open and found.readings is not None
-                    left_open.extend(found.readings or ())
+                    into_open.extend(found.readings or ())
                     continue
-                fits.append((covered, [s for s in states if s is not None]))
+                into_fits.append((covered, [s for s in states if s is not None]))
         return problem
 
     problem = read_as([])
     open_readings = left_open[:] if every_open else []  # the true one among them, if any fails
-    if not fits:  # a glyph on a tile of its own colour that no digit fits may be a flag on its own tile
-        grounds = _own_grounds(groups)  # (one tile look for flags: the same glyph on a second ground, one
-        if len(grounds) <= MAX_MARKS:  # cell alone, is a lost game's mines and the one that went off)
+    # A glyph on a tile of its own colour that no digit fits may be a flag on its own tile (one tile
+    # look for flags: the same glyph on a second ground, one cell alone, is a lost game's mines and the
+    # one that went off). Not where digits fit: a reading with digits left open (shapes unclear, the
+    # counts allowing more than one), or one with glyphs not clearly digits named by shape and counts
+    # alone. Flags would be one more reading there, not the only one: the counts refute digits first.
+    if not fits and not left_open:
+        read_as([], unclear=True)
+    if not fits and not left_open and not loose_fits and not loose_open:
+        grounds = _own_grounds(groups)
+        if len(grounds) <= MAX_MARKS:
             for ground in grounds:
                 read_as(ground)
     fits = _one_covered_look(fits, kinds)
@@ -1776,6 +1821,7 @@ def _whole_reading(
     claimed: list[int],
     covered: tuple[bool, ...],
     last: np.ndarray | None = None,
+    unclear: bool = False,
 ) -> _Problem | None:
     """Complete one hypothesis (digits and the exploded mine named in place) and check it is a possible
     position: the cells and why when it is not, with the whole readings (boards) the board's counts
@@ -1784,7 +1830,7 @@ def _whole_reading(
     if unnamed:
         g = groups[unnamed[0]]
         return _Problem(list(g.members), f"cannot be named: {g.why}")
-    unsure = _name_digits(groups, states, rows, cols, covered, last)
+    unsure = _name_digits(groups, states, rows, cols, covered, last, unclear)
     if unsure is not None and unsure.readings is not None:
         boards = []
         for named in unsure.readings:
