@@ -151,16 +151,25 @@ def test_an_end_read_where_a_revealed_cell_changed_is_a_misread_not_a_loss(tmp_p
 
 def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
     """With no face, the end is the board's own: the 900x640 GNOME reading (0, 1, 1, 2 read as covered,
-    flag, flag, exploded) is refused; a real loss (the clicked cell exploded, mines shown) is not."""
+    flag, flag, exploded) is refused, whether the board before showed them open or (the first click not
+    yet drawn) still fresh: a mine explodes only where a click landed. A real loss is not refused."""
     from bot.agent.player import Sight
 
     client = sim(rule="zero")
     player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player._reach = np.zeros((3, 4), dtype=bool)
+    player._reach[0, 0] = player._reach[1, 2] = True  # the cells this game clicked
     before = Board.from_text("01..\n12..\n....", mines=3)
+    fresh = Board.from_text("....\n....\n....", mines=3)
     misread = Sight(Board.from_text(".F..\nFX..\n....", mines=3), GameStatus.LOST, None, "board")
     lost = Sight(Board.from_text("01*.\n12X.\n..*.", mines=3), GameStatus.LOST, None, "board")
     assert "cell (0, 0) read as '.' was '0' before" in player._inconsistency(before, misread, [(1, 2)])
+    stray = "cell (1, 1) reads as an exploded mine where no click landed"
+    assert stray in player._inconsistency(fresh, misread, [(0, 0)])
+    mines = Sight(Board.from_text(".*..\nF*..\n....", mines=3), GameStatus.LOST, None, "board")
+    assert "no cell this game clicked holds one" in player._inconsistency(fresh, mines, [(0, 0)])
     assert player._inconsistency(before, lost, [(1, 2)]) == ""
+    assert player._inconsistency(fresh, lost, [(1, 2)]) == ""
 
 
 def test_a_misread_with_no_skin_stops_the_game_without_clicking(tmp_path):

@@ -321,9 +321,9 @@ class Player:
         """The last two grabs of the band above the board this game (time, pixels), taken while it is on."""
         self._button_relocations = 0
         self._own_game = False
+        """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._browsers: dict[Path | None, bool | None] = {}
         """Whether each program that showed the board is a web browser (see :meth:`_browser`)."""
-        """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -1087,9 +1087,7 @@ class Player:
         if (
             seen is not None
             and shows_the_end(seen.board)
-            and (  # a revealed cell changed: a misread
-                previous is None or check_progress(previous, seen.board, clicked) is None
-            )
+            and not self._end_problem(previous, seen.board, clicked)
         ):
             LOGGER.info("the board shows the end of a lost game though the face does not: lost")
             return replace(seen, status=GameStatus.LOST, ended_by="board (not the face)"), []
@@ -1258,13 +1256,10 @@ class Player:
         """Why a reading cannot be trusted, or '' when it can (``unknown``: cells it shows as covered
         only because they could not be named)."""
         board = sight.board
-        if sight.status is not GameStatus.PLAYING and sight.ended_by == "board" and previous is not None:
-            cell = check_progress(previous, board, clicked)  # an end the board alone shows: its cells
-            if cell is not None:  # must agree with the game's (a misread end, else: nothing is clicked)
-                return (
-                    f"the board reads {sight.status.value}, but cell {cell} read as {board[cell].char!r} was "
-                    f"{previous[cell].char!r} before (a revealed cell never changes, not even at the end)"
-                )
+        if sight.status is not GameStatus.PLAYING and sight.ended_by == "board":
+            problem = self._end_problem(previous, board, clicked)  # an end the board alone shows
+            if problem:
+                return f"the board reads {sight.status.value}, but {problem}"
         if sight.status is GameStatus.PLAYING:
             if board.is_lost():
                 cell = board.cells_where(board.cells == Cell.EXPLODED)[0]
@@ -1292,6 +1287,33 @@ class Player:
                     f"cell {board.flagged()[0]} reads as a flag on a new game minebot started, which has "
                     "none: a misread (something drawn over the board: a tooltip or a label?)"
                 )
+        return ""
+
+    def _end_problem(self, previous: Board | None, board: Board, clicked: Iterable[Coord]) -> str:
+        """Why ``board``, read as a game's end, cannot be this game's end ('' when it can): a revealed
+        cell never changes, not even at the end; a mine explodes only where a click landed; and a board
+        showing mines was lost by one a click opened, so a cell this game clicked shows it (GNOME Mines at
+        900x640, read half a pixel off its grid, showed its opened 0, 1, 1, 2 as covered, flag, flag and
+        exploded mine, or as covered, mine, flag, mine). Nothing is said before this game's first
+        trusted reading."""
+        if previous is None:
+            return ""
+        cell = check_progress(previous, board, clicked)
+        if cell is not None:
+            return (
+                f"cell {cell} read as {board[cell].char!r} was {previous[cell].char!r} before (a revealed "
+                "cell never changes, not even at the end)"
+            )
+        reach = self._reach
+        if not self.options.dry_run and reach is not None and reach.shape == board.shape:
+            stray = (board.cells == Cell.EXPLODED) & ~reach
+            if stray.any():
+                r, c = np.argwhere(stray)[0]
+                return f"cell {(int(r), int(c))} reads as an exploded mine where no click landed"
+            mines = np.isin(board.cells, (Cell.MINE, Cell.EXPLODED))
+            if mines.any() and not (mines & reach).any():  # a game is lost by the mine a click opened
+                r, c = np.argwhere(mines)[0]
+                return f"mines show (cell {(int(r), int(c))}) but no cell this game clicked holds one"
         return ""
 
     # -- acting -----------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ Why: ``--new-game auto`` may guess keys, and Ctrl+R and Ctrl+N, "play again" and
 desktop programs, make a browser reload its page (JSMinesweeper came back in its analysis mode) or
 open a window over the board. Those keys are guessed only for a program known not to be a browser.
 No list of browsers is kept here: each installed program's desktop entry (freedesktop.org, under
-``$XDG_DATA_HOME`` and ``$XDG_DATA_DIRS``) says what it is, a browser by its ``WebBrowser`` category
-or by handling ``http``/``https`` links. A program no entry names is not known either way.
+``$XDG_DATA_HOME`` and ``$XDG_DATA_DIRS``) says what it is, a browser by its ``WebBrowser`` category,
+by handling ``http``/``https`` links, or by a web address it is started on. A program no entry names
+is not known either way.
 """
 
 from __future__ import annotations

@@ -88,8 +88,16 @@ CORE = 8
 """Pixels left out on each side of the core (the middle half) where glyphs sit."""
 POOL = 2
 """Tiles are averaged in POOL x POOL blocks before they are compared (16 x 16 features)."""
-UNEVEN_REACH = 0.12
-"""Farthest a row or column of cells is looked for off the grid's even pitch, in pitches (2 px or more)."""
+UNEVEN_REACH = 0.45
+"""Farthest a row or column of cells is looked for off the grid's even pitch, in pitches (2 px or more):
+nearly half a pitch, past which it would lie nearer its neighbour's place. A client that spreads its
+window's leftover pixels draws a run of cells a pixel wider (GNOME Mines at 1000x700: ten columns of
+27 px, then twenty of 26), and a grid of one pitch fitted to the others is then off by a pixel more at
+each cell of the run, up to a third of a pitch."""
+UNEVEN_STEP = 0.12
+"""Farthest a row or column of cells lies off its neighbour's shift from the even pitch, in pitches (2 px
+or more): a board's cells differ in size by a pixel or two, so a run of them drifts off a pixel at a
+time; a cell far off its neighbours (a stretch of the profile alike by chance) stays on the pitch."""
 UNEVEN_STEPS = 4
 """Steps per pixel at which a row or column is tried off the even pitch."""
 UNEVEN_FIT = 0.5
@@ -296,6 +304,8 @@ class Crop:
 def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     """The board blurred so that dithering and sub-pixel shifts vanish (sigma 0.7 px, or more for big
     cells, which are sampled down), and where its rows and columns lie off the even pitch."""
+    from bot.vision.memory import scratch
+
     region = geometry.region()
     x0, y0 = max(region.left - 2, 0), max(region.top - 2, 0)
     x1, y1 = min(region.right + 2, image.shape[1]), min(region.bottom + 2, image.shape[0])
@@ -303,7 +313,7 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     sigma = max(0.7, 0.4 * min(geometry.pitch_x, geometry.pitch_y) / TILE)
     blurred = cv2.GaussianBlur(pixels, (0, 0), sigma)
     g = geometry
-    luma = _channel_mean(blurred)
+    luma = _channel_mean(blurred, scratch("luma", blurred.shape[:2], np.float32))  # only its means leave
     shifts = (
         uneven_shifts(luma.mean(axis=0), g.left - x0, g.pitch_x, g.cols),
         uneven_shifts(luma.mean(axis=1), g.top - y0, g.pitch_y, g.rows),
@@ -311,24 +321,24 @@ def crop_board(image: np.ndarray, geometry: Geometry) -> Crop:
     return Crop(pixels, blurred, x0, y0, geometry, shifts)
 
 
-def _channel_mean(image: np.ndarray) -> np.ndarray:
+def _channel_mean(image: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """``image.mean(axis=-1)`` of a float ``(..., 3)`` array, the same to the bit: :func:`_channel_sum`,
     divided by 3 in the array's own type. ``np.mean`` divides by the count as ``np.intp``: float32 in
     float64, rounded back. That is float32's own correctly rounded quotient (float64's 53 bits are at
     least twice float32's 24, plus 2: rounding twice cannot differ), here with no conversion to float64."""
-    total = _channel_sum(image)
+    total = _channel_sum(image, out)
     return np.true_divide(total, total.dtype.type(3), out=total)
 
 
-def _channel_sum(values: np.ndarray) -> np.ndarray:
+def _channel_sum(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """``values.sum(axis=-1)`` of a float ``(..., 3)`` array, the same to the bit, several times faster:
     numpy reduces a 3-long last axis one element at a time; here the channels are added whole, in
     numpy's order (the first plus the second, then the third). A large float32 image is added by
     OpenCV's colour transform with weights 1, 1, 1 (twice as fast again): it adds ``1 * first + 1 *
     second + 1 * third + 0`` in float32 in that order, and a product by 1 or a sum with 0 is exact."""
     if values.dtype == np.float32 and values.ndim == 3 and values.size >= 1 << 16:
-        return cv2.transform(values, np.ones((1, 3), np.float32))
-    total = values[..., 0] + values[..., 1]
+        return cv2.transform(values, np.ones((1, 3), np.float32), dst=out)
+    total = np.add(values[..., 0], values[..., 1], out=out)
     total += values[..., 2]
     return total
 
@@ -337,10 +347,12 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     """How far each of ``count`` cells along one axis lies from ``start + i * pitch``, by its stretch of
     ``profile`` (the board's mean brightness across that axis) against the median stretch of all: some
     clients draw a board of cells of two sizes (GNOME Mines: rows of 23 px, the last ones 22 px), and
-    one pitch is then a pixel or two off on some of them. Only a whole pixel or more, where the stretch
-    fits clearly better shifted, counts (rounding a fractional pitch moves cells by half a pixel):
-    otherwise, and for fewer than :data:`MIN_SIDE` cells, an empty tuple (on the even pitch)."""
-    reach = max(2, math.ceil(pitch * UNEVEN_REACH))
+    one pitch is then a pixel or more off on some of them (up to :data:`UNEVEN_REACH`). Only a whole
+    pixel or more, where the stretch fits clearly better shifted, counts (rounding a fractional pitch
+    moves cells by half a pixel), and only in a run drifting off from cells on the pitch (within
+    :data:`UNEVEN_STEP` of each other): otherwise, and for fewer than :data:`MIN_SIDE` cells, an empty
+    tuple (on the even pitch)."""
+    reach = max(2, math.floor(pitch * UNEVEN_REACH))
     if count < MIN_SIDE or pitch < 2 * reach:
         return ()
     steps = np.arange(-reach * UNEVEN_STEPS, reach * UNEVEN_STEPS + 1) / UNEVEN_STEPS
@@ -356,7 +368,15 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     spread = float(np.abs(stretches[even] - reference.mean()).mean())
     clear = misfit[best, np.arange(count)] < UNEVEN_FIT * misfit[even]
     moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > UNEVEN_MISFIT * spread)
-    return tuple(float(v) for v in np.where(moved, found, 0.0)) if moved.any() else ()
+    shifts = np.where(moved, found, 0.0)
+    step = max(2, math.ceil(pitch * UNEVEN_STEP))
+    kept = ~moved  # a moved cell is kept only by a chain of neighbours, each within a step, to one unmoved
+    for order in (range(1, count), range(count - 2, -1, -1)):
+        for i in order:
+            j = i - 1 if order.step == 1 else i + 1
+            kept[i] |= kept[j] and abs(shifts[i] - shifts[j]) <= step
+    shifts = np.where(kept, shifts, 0.0)
+    return tuple(float(v) for v in shifts) if shifts.any() else ()
 
 
 def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -416,9 +436,14 @@ def looks_of(crop: Crop) -> np.ndarray:
 def cut_tiles(crop: Crop) -> tuple[np.ndarray, np.ndarray]:
     """Every cell at ``TILE`` px square, ``(N, TILE, TILE, 3)`` float32, and each cell's texture (its
     interior's mean absolute difference from the blur, at the screen's own resolution)."""
+    from bot.vision.memory import scratch
+
     map_x, map_y = _maps(crop, TILE)
     tiles = cv2.remap(crop.blurred, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    detail = cv2.transform(cv2.absdiff(crop.pixels, crop.blurred), np.full((1, 3), 1 / 3, np.float32))
+    shape = crop.pixels.shape  # the difference and its channel mean are kept: only the samples leave
+    difference = cv2.absdiff(crop.pixels, crop.blurred, dst=scratch("difference", shape, np.float32))
+    third = np.full((1, 3), 1 / 3, np.float32)
+    detail = cv2.transform(difference, third, dst=scratch("detail", shape[:2], np.float32))
     inside_x, inside_y = _maps(crop, TILE, INSET)  # the interior's sampling points only
     inner = cv2.remap(detail, inside_x, inside_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return tiles.reshape(-1, TILE, TILE, 3), inner.mean(axis=1)
@@ -1548,6 +1573,7 @@ def _name_digits(
     cols: int,
     covered: tuple[bool, ...],
     last: np.ndarray | None = None,
+    unclear: bool = False,
 ) -> _Problem | None:
     """Give the digit groups on revealed tiles (and mines a digit shape is near, unless on a covered
     tile, which shows no digit) their states together (:func:`settle_digits`), in place; the cells and
@@ -1556,7 +1582,8 @@ def _name_digits(
     an earlier exact reading of this board (flat states):
     a group its shape leaves unnamed may take the number all its cells showed there, when the counts
     agree and every cell that reading showed open shows the same now (a revealed cell never changes:
-    the same game; a glyph a neighbour's ink has since half hidden)."""
+    the same game; a glyph a neighbour's ink has since half hidden). ``unclear``: a glyph not clearly a
+    digit is named by its shape and the counts alone, wherever it sits (whether digits fit at all)."""
     open_groups = [
         i
         for i, (g, s) in enumerate(zip(groups, states, strict=True))
@@ -1585,14 +1612,27 @@ def _name_digits(
     # A digit sits on a revealed tile. Where the board shows revealed plain cells, a glyph on a ground
     # none of them shows is a digit only by a clear shape (or the number an earlier reading named); with
     # no revealed plain cell (a first number alone among covered cells) there is nothing to compare with.
+    # A flat plain look of one cell alone on its kind, touching no covered cell, counts as revealed even
+    # where taken as covered: a lone 0 among numbers may be taken for a covered tile (one the pointer lit,
+    # :func:`_one_covered_look`, or by a texture one cell's pixels cannot tell), and the rule holds in
+    # both readings, or the unclear digits it refuses in one are named in the other.
+    plain_cells = [0] * len(covered)
+    for g in groups:
+        if g.shape == Shape.PLAIN and g.kind is not None:
+            plain_cells[g.kind] += len(g.members)
+    hidden = count_around((board == Cell.COVERED).reshape(rows, cols)).ravel()
     opened_plain = any(
-        g.shape == Shape.PLAIN and g.kind is not None and not covered[g.kind] and s is not None
+        g.shape == Shape.PLAIN
+        and g.kind is not None
+        and (not covered[g.kind] or (plain_cells[g.kind] == 1 and not g.raised and hidden[g.members[0]] == 0))
+        and s is not None
         for g, s in zip(groups, states, strict=True)
     )
     for i, known in zip(open_groups, prior, strict=True):
         g = groups[i]
         if (
             opened_plain
+            and not unclear
             and g.base is None
             and known is None
             and g.costs is not None
@@ -1650,6 +1690,8 @@ def name_groups(
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
+    loose_fits: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the same, unclear digits named (read_as)
+    loose_open: list[np.ndarray] = []
     every_open = True  # failed try left some open (else the true reading may be none of them)
     options = sorted(_cover_options(kinds) if kinds else [()], key=any)  # the problem told is a board's
     # with a covered kind when one was tried: a reading with none is only the fallback
@@ -1661,11 +1703,14 @@ def name_groups(
             f"cannot be named: {marked[0].why}, on a flat tile no digit shows to be revealed",
         )
 
-    def read_as(flagged: list[int]) -> _Problem | None:
+    def read_as(flagged: list[int], unclear: bool = False) -> _Problem | None:
         """Every reading the cover options allow, ``flagged`` groups taken as flags, added to ``fits``;
-        the last problem found (what each failed try leaves open added to ``left_open``)."""
+        the last problem found (what each failed try leaves open added to ``left_open``). ``unclear``:
+        glyphs not clearly digits named by shape and counts (:func:`_name_digits`), into ``loose_fits``
+        and ``loose_open`` instead."""
         nonlocal every_open
         problem = None
+        into_fits, into_open = (loose_fits, loose_open) if unclear else (fits, left_open)
         for covered in options:
             named: list[Cell | None] = [
                 Cell.FLAG
@@ -1701,20 +1746,27 @@ def name_groups(
                 states = list(named)
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
-                found = _whole_reading(groups, states, rows, cols, claimed, covered, last)
+                found = _whole_reading(groups, states, rows, cols, claimed, covered, last, unclear)
                 if found is not None:
                     problem = found
                     every_open = every_open and found.readings is not None
-                    left_open.extend(found.readings or ())
+                    into_open.extend(found.readings or ())
                     continue
-                fits.append((covered, [s for s in states if s is not None]))
+                into_fits.append((covered, [s for s in states if s is not None]))
         return problem
 
     problem = read_as([])
     open_readings = left_open[:] if every_open else []  # the true one among them, if any fails
-    if not fits:  # a glyph on a tile of its own colour that no digit fits may be a flag on its own tile
-        grounds = _own_grounds(groups)  # (one tile look for flags: the same glyph on a second ground, one
-        if len(grounds) <= MAX_MARKS:  # cell alone, is a lost game's mines and the one that went off)
+    # A glyph on a tile of its own colour that no digit fits may be a flag on its own tile (one tile
+    # look for flags: the same glyph on a second ground, one cell alone, is a lost game's mines and the
+    # one that went off). Not where digits fit: a reading with digits left open (shapes unclear, the
+    # counts allowing more than one), or one with glyphs not clearly digits named by shape and counts
+    # alone. Flags would be one more reading there, not the only one: the counts refute digits first.
+    if not fits and not left_open:
+        read_as([], unclear=True)
+    if not fits and not left_open and not loose_fits and not loose_open:
+        grounds = _own_grounds(groups)
+        if len(grounds) <= MAX_MARKS:
             for ground in grounds:
                 read_as(ground)
     fits = _one_covered_look(fits, kinds)
@@ -1782,6 +1834,7 @@ def _whole_reading(
     claimed: list[int],
     covered: tuple[bool, ...],
     last: np.ndarray | None = None,
+    unclear: bool = False,
 ) -> _Problem | None:
     """Complete one hypothesis (digits and the exploded mine named in place) and check it is a possible
     position: the cells and why when it is not, with the whole readings (boards) the board's counts
@@ -1790,7 +1843,7 @@ def _whole_reading(
     if unnamed:
         g = groups[unnamed[0]]
         return _Problem(list(g.members), f"cannot be named: {g.why}")
-    unsure = _name_digits(groups, states, rows, cols, covered, last)
+    unsure = _name_digits(groups, states, rows, cols, covered, last, unclear)
     if unsure is not None and unsure.readings is not None:
         boards = []
         for named in unsure.readings:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import threading
 from functools import cache
+
+import numpy as np
 
 M_TRIM_THRESHOLD = -1
 """glibc's ``mallopt`` parameter: free memory at the top of the heap above which it is given back."""
@@ -38,3 +41,22 @@ def keep_freed_memory() -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
+SCRATCH_SIZE = 1 << 20
+"""Elements from which a work array is kept for the next reading (a board's, not a one-cell strip's)."""
+
+_SCRATCH = threading.local()
+
+
+def scratch(name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray | None:
+    """A work array ``name`` of ``shape`` kept for this thread's next call with the same shape (its old
+    contents left: the caller overwrites it whole), or None for a small one (allocated as usual). Only
+    for arrays that never leave the function that fills them."""
+    if int(np.prod(shape)) < SCRATCH_SIZE:
+        return None
+    kept: dict[str, np.ndarray] = _SCRATCH.__dict__.setdefault("arrays", {})
+    array = kept.get(name)
+    if array is None or array.shape != shape or array.dtype != dtype:
+        array = kept[name] = np.empty(shape, dtype)
+    return array

@@ -346,15 +346,31 @@ def _run_on(found: np.ndarray, strip: np.ndarray, above: np.ndarray) -> np.ndarr
     return keep
 
 
+TWIN_BATCH = 1 << 22
+"""Pixels of cells' rows :func:`_twins` compares at once (about 16 MB of colour ids): a board of large
+cells with many painted ones is weighed in parts."""
+
+
 def _twins(ids: np.ndarray, foreign: Foreign, taken: np.ndarray) -> list[int | None]:
     """For each cell of ``foreign``: a column of a cell along the same edge (nearest first, the one
     before it first at a tie) drawn exactly like it but for its foreign pixels, and with no foreign
     pixel of its own (``taken``: cells with some), lending only colours the cell shows deeper: its
-    strip shows what this cell's would without the foreign ink; None when no column does. Every cell
-    and column is weighed at once (the painting never changes ``ids``)."""
-    rows, masks = ids[foreign.rows], foreign.pixels  # (M, C, S, S) each cell's row, (M, strip, S)
-    strip = masks.shape[1]
-    own = ids[foreign.rows, foreign.cols][:, None]  # (M, 1, S, S)
+    strip shows what this cell's would without the foreign ink; None when no column does. Many cells
+    and every column are weighed at once (the painting never changes ``ids``)."""
+    step = max(1, TWIN_BATCH // int(np.prod(ids.shape[1:])))
+    found: list[int | None] = []
+    for start in range(0, len(foreign.rows), step):
+        part = slice(start, start + step)
+        found += _twins_of(ids, foreign.rows[part], foreign.cols[part], foreign.pixels[part], taken)
+    return found
+
+
+def _twins_of(
+    ids: np.ndarray, rr: np.ndarray, cc: np.ndarray, masks: np.ndarray, taken: np.ndarray
+) -> list[int | None]:
+    """:func:`_twins` of the cells ``(rr, cc)`` with foreign pixels ``masks`` ``(M, strip, S)``."""
+    rows, strip = ids[rr], masks.shape[1]  # (M, C, S, S) each cell's row
+    own = ids[rr, cc][:, None]  # (M, 1, S, S)
     same = rows == own
     deeper = np.count_nonzero(same[:, :, strip:], axis=(2, 3)) / own[0, 0, strip:].size  # as .mean
     kept = ~masks[:, None]  # the strip's pixels that are not foreign
@@ -363,13 +379,11 @@ def _twins(ids: np.ndarray, foreign: Foreign, taken: np.ndarray) -> list[int | N
     shows = np.zeros((len(masks), int(ids.max()) + 1), bool)  # colours each cell shows deeper
     shows[np.arange(len(masks))[:, None], own[:, 0, strip:].reshape(len(masks), -1)] = True
     lent = shows[np.arange(len(masks))[:, None, None, None], rows[:, :, :strip]]
-    ok = (deeper >= TWIN_SAME) & (lent | kept).all(axis=(2, 3)) & ~taken[foreign.rows]
+    ok = (deeper >= TWIN_SAME) & (lent | kept).all(axis=(2, 3)) & ~taken[rr]
     ok &= (outside == 0) | (edge / np.maximum(outside, 1) >= TWIN_SAME)
-    ok[np.arange(len(masks)), foreign.cols] = False
+    ok[np.arange(len(masks)), cc] = False
     column = np.arange(ids.shape[1])[None]
-    order = np.where(
-        ok, 2 * np.abs(column - foreign.cols[:, None]) - (column < foreign.cols[:, None]), ids.shape[1] * 2
-    )
+    order = np.where(ok, 2 * np.abs(column - cc[:, None]) - (column < cc[:, None]), ids.shape[1] * 2)
     return [int(j) if found else None for j, found in zip(order.argmin(axis=1), ok.any(axis=1), strict=True)]
 
 
