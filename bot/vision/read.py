@@ -309,11 +309,41 @@ def _finish(
     """Board (raising on an uncertain cell), face and status from a classified grid."""
     geometry = cells.geometry
     board = cells.board(mines if mines is not None else standard_mines(geometry.rows, geometry.cols))
+    if mines is not None and is_generic(skin):
+        hidden = mines_unshown(board)
+        if hidden is not None:
+            raise RecognitionError(f"generic reader: cell {hidden[0]} {hidden[1]}", cell=hidden[0])
     face = find_face(image, geometry, skin)
     if face is not None:
         geometry = replace(geometry, face=face.region)
     status = status_from_board(board, face)
     return Reading(board, geometry, status, skin, cells, face, score, notes)
+
+
+def mines_unshown(board: Board) -> tuple[tuple[int, int], str] | None:
+    r"""A cell of a board that shows mines but fewer than it holds, and why; None otherwise.
+
+    A board showing a mine is a lost game's, and a lost game shows every mine: as a mine, the one that
+    went off, or a flag left on one (a wrong flag is marked, or drawn as a flag: more shown, never
+    fewer). Fewer shown than ``board.mines`` is a misread, not a loss: a fresh board read off its grid
+    as mines and crossed flags, or small digits read as flags and a mine (GNOME Mines at 900x640).
+
+    >>> mines_unshown(Board.from_text("X*\n..", mines=2)) is None
+    True
+    >>> mines_unshown(Board.from_text("XF\n1.", mines=3))[0]
+    (0, 0)
+    """
+    shown = np.isin(board.cells, (Cell.MINE, Cell.EXPLODED))
+    if board.mines is None or not shown.any():
+        return None
+    count = int(shown.sum()) + len(board.flagged())
+    if count >= board.mines:
+        return None
+    r, c = np.argwhere(shown)[0]
+    return (int(r), int(c)), (
+        f"shows {count} of the {board.mines} mines: a lost game shows every mine (as a mine, a flag on one, "
+        "or the one that went off)"
+    )
 
 
 def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: int | None = None) -> Reading:
