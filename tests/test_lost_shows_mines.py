@@ -1,0 +1,69 @@
+"""A skinless reading of a lost game must show every mine the board holds, when the count is known.
+
+GNOME Mines at 900x640 (its small digits) was read live as a lost game: a fresh board read 3 px off
+its grid as 45 mines and 434 crossed flags, and four opened cells as two flags and an exploded mine.
+Either shows fewer mines than the board's 99, which no lost game does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bot.vision.read as read
+from bot.board import Board, Cell
+from bot.errors import RecognitionError
+from bot.game import GameStatus
+from bot.geometry import Geometry
+from bot.vision.generic import _result
+from bot.vision.read import generic_skin, mines_unshown, read_board
+
+LOST_FEW = "XF..\nF...\n....\n...."
+"""Two flags and the mine that went off, read on a board that holds more mines."""
+LOST_ALL = "X*..\n*3..\n....\n...."
+"""A lost board showing its three mines (one went off)."""
+
+
+@pytest.mark.parametrize(
+    ("text", "mines", "cell"),
+    [
+        ("....\n....", 3, None),  # no mine shown: not a lost board's reading
+        ("X*\n..", 2, None),  # every mine shown
+        ("XF\n*.", 3, None),  # a flag left on a mine counts as shown
+        ("XFF\n...", 2, None),  # a wrong flag drawn as a flag: more shown, never fewer
+        ("XF\n..", 3, (0, 0)),  # fewer shown than the board holds
+        ("F*\n.X", 4, (0, 1)),  # the first mine shown is named
+    ],
+)
+def test_a_lost_board_shows_every_mine(text, mines, cell):
+    found = mines_unshown(Board.from_text(text, mines=mines))
+    assert (found and found[0]) == cell
+    if found:
+        assert f"of the {mines} mines" in found[1]
+
+
+def _reading_of(monkeypatch: pytest.MonkeyPatch, text: str) -> Geometry:
+    """Make the skinless reader see ``text`` on a 4x4 grid (whatever the image), and return the grid."""
+    board = Board.from_text(text)
+    geometry = Geometry(0.0, 0.0, 16.0, 16.0, *board.shape)
+    monkeypatch.setattr(
+        read, "_generic_cells", lambda image, geo, skin: _result(geo, board.cells.ravel(), "t")
+    )
+    return geometry
+
+
+def test_a_skinless_lost_reading_with_too_few_mines_is_refused_naming_a_mine(monkeypatch):
+    geometry = _reading_of(monkeypatch, LOST_FEW)
+    image = np.zeros((64, 64, 3), np.uint8)
+    with pytest.raises(RecognitionError, match=r"cell \(0, 0\) shows 3 of the 10 mines") as refused:
+        read_board(image, geometry, generic_skin(), mines=10)
+    assert refused.value.cell == (0, 0)
+
+
+def test_a_skinless_lost_reading_is_kept_when_it_shows_every_mine_or_the_count_is_unknown(monkeypatch):
+    image = np.zeros((64, 64, 3), np.uint8)
+    geometry = _reading_of(monkeypatch, LOST_ALL)
+    reading = read_board(image, geometry, generic_skin(), mines=3)
+    assert reading.status is GameStatus.LOST and reading.board[0, 1] is Cell.MINE
+    geometry = _reading_of(monkeypatch, LOST_FEW)
+    assert read_board(image, geometry, generic_skin(), mines=None).status is GameStatus.LOST
