@@ -163,7 +163,7 @@ def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
     fresh = Board.from_text("....\n....\n....", mines=3)
     misread = Sight(Board.from_text(".F..\nFX..\n....", mines=3), GameStatus.LOST, None, "board")
     lost = Sight(Board.from_text("01*.\n12X.\n..*.", mines=3), GameStatus.LOST, None, "board")
-    assert "cell (0, 0) read as '.' was '0' before" in player._inconsistency(before, misread, [(1, 2)])
+    assert "cell (0, 0) read as '.' but was '0' before" in player._inconsistency(before, misread, [(1, 2)])
     stray = "cell (1, 1) reads as an exploded mine where no click landed"
     assert stray in player._inconsistency(fresh, misread, [(0, 0)])
     mines = Sight(Board.from_text(".*..\nF*..\n....", mines=3), GameStatus.LOST, None, "board")

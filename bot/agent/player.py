@@ -244,6 +244,15 @@ def _beside(region: Region, screen: Region) -> tuple[int, int]:
     return max(screen.left + 2, x), region.top + region.height // 2
 
 
+def _revealed_changed(previous: Board, board: Board, clicked: Iterable[Coord], why: str) -> str:
+    """Why ``board`` cannot follow ``previous`` when a cell revealed there reads otherwise now (``why``
+    says which rule), else ''."""
+    cell = check_progress(previous, board, clicked)
+    if cell is None:
+        return ""
+    return f"cell {cell} read as {board[cell].char!r} but was {previous[cell].char!r} before ({why})"
+
+
 class Player:
     """Plays a Minesweeper window through a capture and an input backend.
 
@@ -1268,12 +1277,9 @@ class Player:
             if zero is not None:
                 return f"cell {zero} reads 0 next to a covered cell: the client is still drawing"
             if previous is not None:
-                cell = check_progress(previous, board, clicked)
-                if cell is not None:
-                    return (
-                        f"cell {cell} read as {board[cell].char!r} but was {previous[cell].char!r} before "
-                        "(a revealed cell never changes)"
-                    )
+                changed = _revealed_changed(previous, board, clicked, "a revealed cell never changes")
+                if changed:
+                    return changed
                 reach = self._reach
                 if not self.options.dry_run and reach is not None and reach.shape == board.shape:
                     cell = unexplained_change(previous, board, reach, self._flagged, unknown)
@@ -1298,12 +1304,11 @@ class Player:
         trusted reading."""
         if previous is None:
             return ""
-        cell = check_progress(previous, board, clicked)
-        if cell is not None:
-            return (
-                f"cell {cell} read as {board[cell].char!r} was {previous[cell].char!r} before (a revealed "
-                "cell never changes, not even at the end)"
-            )
+        changed = _revealed_changed(
+            previous, board, clicked, "a revealed cell never changes, not even at the end"
+        )
+        if changed:
+            return changed
         reach = self._reach
         if not self.options.dry_run and reach is not None and reach.shape == board.shape:
             stray = (board.cells == Cell.EXPLODED) & ~reach
