@@ -280,6 +280,24 @@ def test_a_board_whose_faces_lie_in_small_clusters_apart_is_found():
     assert abs(fit.geometry.left - t.left) <= 1.5 and abs(fit.geometry.top - t.top) <= 1.5
 
 
+@pytest.mark.parametrize("look", ["flat", "crossed"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_glyph_feet_before_a_line_are_not_its_near_side(look, seed):
+    """An Expert board at 1.25x, in play and lost: its mines' and digits' feet step 2 px before each row's
+    line, in every row, as a 2-px line's near side would. They do not run along the boundary, so the grid is
+    not put 2 px early (it was, and the board then lost columns and was refused as cut)."""
+    from styles import fit_board
+
+    look = LOOKS[look]
+    board = fit_board(mid_game(16, 30, 99, seed, lost=seed % 2 == 1), look)
+    image, truth = screenshot(board, look, 1.25)
+    found = find_grid(image).geometry
+    assert (found.rows, found.cols) == (truth.rows, truth.cols), (found, truth)
+    for r, c in ((0, 0), (truth.rows - 1, truth.cols - 1)):
+        a, b = found.cell_rect((r, c)), truth.cell_rect((r, c))
+        assert abs(a.left - b.left) <= 1 and abs(a.top - b.top) <= 1, (r, c, found, truth)
+
+
 @pytest.mark.parametrize(
     ("look", "scale", "seed"),
     [

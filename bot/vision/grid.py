@@ -507,11 +507,26 @@ class _Board:
         start = float(starts[hits == hits.max()].mean())
         seam = local(found[valid]).mean(axis=0)
         offset = _seam_offset(seam, reach)
+        if offset == -2.0:  # a line's near side 2 px before the peak: it must run along the boundary
+            along = self.seam(axis, found[valid], reach)
+            if along[reach] > 0 and along[reach - 2] < LINE_PAIR * along[reach]:
+                offset = _seam_offset(along, reach)  # glyphs' feet, not a line: the boundary's own steps
         ends = SEAM_ENDS.get(offset)  # steps that leave two places in doubt: the pixels may tell which
         owned = self.owned_start(axis, replace(a, start=start), reach) if ends else None
         if owned is not None and round(owned - start) in ends:
             return replace(a, start=owned)
         return replace(a, start=start + offset)
+
+    def seam(self, axis: int, lines: np.ndarray, reach: int) -> np.ndarray:
+        """The steps within ``reach`` of ``lines`` (along ``axis``) that most of the board's width shows:
+        each offset's median over the pixels across the board, averaged over the lines. A boundary
+        runs across every cell; a row of glyphs' feet a few pixels before it does not, and the mean
+        profile would take those for the near side of a line."""
+        other = self.ay if axis == 1 else self.ax
+        steps = self.steps[0] if axis == 0 else self.steps[1].T
+        at = np.clip(lines[:, None] + np.arange(-reach, reach + 1)[None, :], 0, steps.shape[0] - 1)
+        across = steps[:, max(other.line(0), 0) : max(other.line(other.count), 1)]
+        return np.median(across[at], axis=2).mean(axis=0)
 
     def owned_start(self, axis: int, a: _Axis, reach: int) -> float | None:
         """Where the cells really start (``a``'s boundaries moved by whole pixels), when the pixels beside
