@@ -2,7 +2,8 @@
 
 GNOME Mines at 900x640 (its small digits) was read live as a lost game: a fresh board read 3 px off
 its grid as 45 mines and 434 crossed flags, and four opened cells as two flags and an exploded mine.
-Either shows fewer mines than the board's 99, which no lost game does.
+Either shows fewer mines than the board's 99, which no lost game does. Read 1.5 px off its grid, the
+same board came out as 446 flags: more flags than the board has mines is refused too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bot.errors import RecognitionError
 from bot.game import GameStatus
 from bot.geometry import Geometry
 from bot.vision.generic import _result
-from bot.vision.read import generic_skin, mines_unshown, read_board
+from bot.vision.read import flags_beyond_mines, generic_skin, mines_unshown, read_board
 
 LOST_FEW = "XF..\nF...\n....\n...."
 """Two flags and the mine that went off, read on a board that holds more mines."""
@@ -67,3 +68,24 @@ def test_a_skinless_lost_reading_is_kept_when_it_shows_every_mine_or_the_count_i
     assert reading.status is GameStatus.LOST and reading.board[0, 1] is Cell.MINE
     geometry = _reading_of(monkeypatch, LOST_FEW)
     assert read_board(image, geometry, generic_skin(), mines=None).status is GameStatus.LOST
+
+
+@pytest.mark.parametrize(
+    ("text", "mines", "cell"),
+    [
+        ("FF..\n1...\n....\n....", 2, None),  # as many flags as mines
+        ("FF..\nF...\n....\n....", 3, None),
+        ("FF..\n.F..\n....\n....", 2, (0, 0)),  # one more: the first flag named
+        ("XFFF\nF*..\n....\n....", 3, (0, 1)),  # a lost board too
+    ],
+)
+def test_more_flags_than_mines_is_refused_naming_a_flag(monkeypatch, text, mines, cell):
+    geometry = _reading_of(monkeypatch, text)
+    image = np.zeros((64, 64, 3), np.uint8)
+    assert (found := flags_beyond_mines(Board.from_text(text, mines=mines))) is None or found[0] == cell
+    if cell is None:
+        assert read_board(image, geometry, generic_skin(), mines=mines).board.mines == mines
+        return
+    with pytest.raises(RecognitionError, match=rf"flags on a board of {mines} mines") as refused:
+        read_board(image, geometry, generic_skin(), mines=mines)
+    assert refused.value.cell == cell

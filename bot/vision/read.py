@@ -310,9 +310,9 @@ def _finish(
     geometry = cells.geometry
     board = cells.board(mines if mines is not None else standard_mines(geometry.rows, geometry.cols))
     if mines is not None and is_generic(skin):
-        hidden = mines_unshown(board)
-        if hidden is not None:
-            raise RecognitionError(f"generic reader: cell {hidden[0]} {hidden[1]}", cell=hidden[0])
+        wrong = mines_unshown(board) or flags_beyond_mines(board)
+        if wrong is not None:
+            raise RecognitionError(f"generic reader: cell {wrong[0]} {wrong[1]}", cell=wrong[0])
     face = find_face(image, geometry, skin)
     if face is not None:
         geometry = replace(geometry, face=face.region)
@@ -344,6 +344,24 @@ def mines_unshown(board: Board) -> tuple[tuple[int, int], str] | None:
         f"shows {count} of the {board.mines} mines: a lost game shows every mine (as a mine, a flag on one, "
         "or the one that went off)"
     )
+
+
+def flags_beyond_mines(board: Board) -> tuple[tuple[int, int], str] | None:
+    r"""A flag of a board that shows more flags than it holds mines, and why; None otherwise.
+
+    A client lets a player flag more cells than there are mines, but a skinless reading with more is far
+    likelier a misread (GNOME Mines' small digits, read a pixel and a half off their grid, came out as
+    446 flags on a board of 99 mines): refused rather than guessed.
+
+    >>> flags_beyond_mines(Board.from_text("FF\n1.", mines=2)) is None
+    True
+    >>> flags_beyond_mines(Board.from_text("FF\n1F", mines=2))[0]
+    (0, 0)
+    """
+    flags = board.flagged()
+    if board.mines is None or len(flags) <= board.mines:
+        return None
+    return flags[0], f"is one of {len(flags)} flags on a board of {board.mines} mines: more flags than mines"
 
 
 def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: int | None = None) -> Reading:
