@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bot.board import Cell
 from bot.errors import RecognitionError
@@ -94,3 +95,43 @@ def test_a_bold_digit_half_a_pixel_off_is_not_taken_for_a_mine_when_the_counts_a
     board = styles.fit_board(styles.mid_game(16, 30, 99, 21, opened=0.45, lost=True), look)
     read = _read_off_grid(look, board, 0.5, -0.5)
     assert read is None or np.array_equal(read, board.cells), np.argwhere(read != board.cells)[:4]
+
+
+def test_a_won_boards_flags_drawn_round_are_not_read_as_mines():
+    """winemine's won 9x9 board, scaled 1.5x as a display scale does (nearest pixel): no covered cell is left,
+    so each flag's ink is cut from its raised tile with no covered tile to compare, and came out round
+    and symmetric, a mine: the board read as showing 10 mines. No mine stands apart as the one that
+    went off and none lies off a covered tile, so no game shown is lost: they are flags (or wrong
+    flags, which the counts refute). Read exactly."""
+    import cv2
+
+    from bot.board import Board
+
+    png = Path(__file__).parent / "data" / "real" / "winemine" / "beginner_won.png"
+    truth = Board.from_text(
+        "\n".join(line for line in png.with_suffix(".txt").read_text().splitlines() if line[:1] != "#")
+    )
+    image = cv2.resize(cv2.imread(str(png)), None, fx=1.5, fy=1.5, interpolation=cv2.INTER_NEAREST)
+    read = read_screen(image, "generic", mines=10).board
+    assert np.array_equal(read.cells, truth.cells), read.to_text()
+
+
+@pytest.mark.parametrize("client", ["winemine", "xdemineur"])
+def test_real_captures_at_one_and_a_half_times_are_never_misread(client):
+    """Every capture of the two template-skinned clients, scaled 1.5x to the nearest pixel (a display
+    scale no skin is drawn at): read with no skin, each is exact or refused, never misread."""
+    import cv2
+
+    from bot.board import Board
+
+    for png in sorted((Path(__file__).parent / "data" / "real" / client).glob("*.png")):
+        lines = png.with_suffix(".txt").read_text().splitlines()
+        truth = Board.from_text("\n".join(line for line in lines if line[:1] != "#"))
+        image = cv2.resize(cv2.imread(str(png)), None, fx=1.5, fy=1.5, interpolation=cv2.INTER_NEAREST)
+        try:
+            read = read_screen(
+                image, "generic", mines=int(next(ln for ln in lines if "mines:" in ln).split()[-1])
+            )
+        except RecognitionError:
+            continue
+        assert np.array_equal(read.board.cells, truth.cells), (png.name, read.board.to_text())

@@ -1417,23 +1417,36 @@ def _claim_mines(
             claimed.append(i)
     mines = [groups[i].glyph for i in claimed if groups[i].glyph is not None]
     shown = [g.glyph for g in groups if g.shape == Shape.MINE and g.glyph is not None]
+    on_covered = [g.raised or (g.kind is not None and covered[g.kind]) for g in groups]
+    unlost = _none_went_off(groups, on_covered, covered)
     marks = []
     for i, g in enumerate(groups):
-        on_covered = g.raised or (g.kind is not None and covered[g.kind])
         like = mines if g.base is None else shown if len(g.members) == 1 else []
-        if mines and g.shape == Shape.MINE and on_covered:
+        if (mines or unlost) and g.shape == Shape.MINE and on_covered[i]:
             states[i] = Cell.FLAG  # for now: a flag counts as maybe a mine until the counts settle it
             marks.append(i)
         elif (
             g.shape == Shape.DIGIT
             and g.glyph is not None
             and g.costs is not None
-            and not on_covered
+            and not on_covered[i]
             and min((shape_distance(g.glyph, m) for m in like), default=np.inf) < g.costs.min()
         ):
             states[i] = Cell.MINE  # the board's own mine glyph: the one that went off
             claimed.append(i)
     return claimed, marks
+
+
+def _none_went_off(groups: list[Group], on_covered: list[bool], covered: tuple[bool, ...]) -> bool:
+    """Whether the symmetric glyphs all sit on covered tiles and none of them stands apart as the mine
+    that went off (:func:`_settle_exploded`): no game shown is lost, so they are flags (a won board's,
+    every mine flagged) or wrong flags, which the counts tell apart, not shown mines."""
+    symmetric = [g.shape == Shape.MINE for g in groups]
+    if not any(symmetric) or any(s and not on for s, on in zip(symmetric, on_covered, strict=True)):
+        return False
+    trial: list[Cell | None] = [Cell.MINE if s else None for s in symmetric]
+    _settle_exploded(groups, trial, covered)
+    return Cell.EXPLODED not in trial
 
 
 def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...]) -> None:
