@@ -3,7 +3,8 @@
 GNOME Mines at 900x640 (its small digits) was read live as a lost game: a fresh board read 3 px off
 its grid as 45 mines and 434 crossed flags, and four opened cells as two flags and an exploded mine.
 Either shows fewer mines than the board's 99, which no lost game does. Read 1.5 px off its grid, the
-same board came out as 446 flags: more flags than the board has mines is refused too.
+same board came out as 446 flags: more flags than the board has mines is refused too. And live, small
+digits came out as 474 zeros, 2 covered cells and 4 flags: fewer places for mines than mines.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from bot.errors import RecognitionError
 from bot.game import GameStatus
 from bot.geometry import Geometry
 from bot.vision.generic import _result
-from bot.vision.read import flags_beyond_mines, generic_skin, mines_unshown, read_board
+from bot.vision.read import flags_beyond_mines, generic_skin, mines_unshown, read_board, too_few_places
 
 LOST_FEW = "XF..\nF...\n....\n...."
 """Two flags and the mine that went off, read on a board that holds more mines."""
@@ -87,5 +88,27 @@ def test_more_flags_than_mines_is_refused_naming_a_flag(monkeypatch, text, mines
         assert read_board(image, geometry, generic_skin(), mines=mines).board.mines == mines
         return
     with pytest.raises(RecognitionError, match=rf"flags on a board of {mines} mines") as refused:
+        read_board(image, geometry, generic_skin(), mines=mines)
+    assert refused.value.cell == cell
+
+
+@pytest.mark.parametrize(
+    ("text", "mines", "cell"),
+    [
+        ("..1.\n..F.\n....\n....", 14, None),  # 13 covered and a flag: room for 14
+        ("0000\n0000\n0000\n000F", 1, None),  # won, the one mine flagged
+        (".F10\n1110\n0000\n0000", 3, (0, 2)),  # room for 2 of 3: the first open cell named
+        ("X*10\n2210\n0000\n0000", 2, None),  # lost, both mines shown
+    ],
+)
+def test_fewer_places_for_mines_than_mines_is_refused(monkeypatch, text, mines, cell):
+    geometry = _reading_of(monkeypatch, text)
+    image = np.zeros((64, 64, 3), np.uint8)
+    found = too_few_places(Board.from_text(text, mines=mines))
+    assert (found and found[0]) == cell
+    if cell is None:
+        assert read_board(image, geometry, generic_skin(), mines=mines).board.mines == mines
+        return
+    with pytest.raises(RecognitionError, match=rf"holds {mines} mines but shows only") as refused:
         read_board(image, geometry, generic_skin(), mines=mines)
     assert refused.value.cell == cell

@@ -310,7 +310,7 @@ def _finish(
     geometry = cells.geometry
     board = cells.board(mines if mines is not None else standard_mines(geometry.rows, geometry.cols))
     if mines is not None and is_generic(skin):
-        wrong = mines_unshown(board) or flags_beyond_mines(board)
+        wrong = mines_unshown(board) or flags_beyond_mines(board) or too_few_places(board)
         if wrong is not None:
             raise RecognitionError(f"generic reader: cell {wrong[0]} {wrong[1]}", cell=wrong[0])
     face = find_face(image, geometry, skin)
@@ -362,6 +362,29 @@ def flags_beyond_mines(board: Board) -> tuple[tuple[int, int], str] | None:
     if board.mines is None or len(flags) <= board.mines:
         return None
     return flags[0], f"is one of {len(flags)} flags on a board of {board.mines} mines: more flags than mines"
+
+
+def too_few_places(board: Board) -> tuple[tuple[int, int], str] | None:
+    r"""A cell of a board whose covered, flagged and shown-mine cells are fewer than the mines it holds,
+    and why; None otherwise.
+
+    Every mine is under a covered cell, under a flag, or shown: a reading with fewer such cells than
+    ``board.mines`` is a misread (GNOME Mines at 900x640, small digits read as 474 zeros, 2 covered cells
+    and 4 flags on a board of 99 mines). The cell named is the first that is none of them.
+
+    >>> too_few_places(Board.from_text("1F\n11", mines=1)) is None
+    True
+    >>> too_few_places(Board.from_text("0F\n00", mines=3))[0]
+    (0, 0)
+    """
+    places = np.isin(board.cells, (Cell.COVERED, Cell.FLAG, Cell.MINE, Cell.EXPLODED))
+    if board.mines is None or int(places.sum()) >= board.mines:
+        return None
+    r, c = np.argwhere(~places)[0]
+    return (int(r), int(c)), (
+        f"is one of {int((~places).sum())} cells no mine can be under: the board holds {board.mines} mines "
+        f"but shows only {int(places.sum())} covered, flagged or mine cells"
+    )
 
 
 def read_board(image: np.ndarray, geometry: Geometry, skin: Skin | str, mines: int | None = None) -> Reading:
