@@ -242,6 +242,7 @@ def settle_digits(
     raw: np.ndarray | None = None,
     weighted: np.ndarray | None = None,
     prior: list[int | None] | None = None,
+    small: np.ndarray | None = None,
 ) -> Settled:
     """States for glyph groups (``members`` flat cell indices, ``costs`` their ``(G, 8)`` shape distances,
     ``mine_like`` whether each may also be a shown mine, ``inks`` their ``(G, 3)`` ink colours, ``raw``
@@ -251,7 +252,9 @@ def settle_digits(
     allow is kept, when there is one) on a board whose other cells are read. ``prior``: per group, the
     digit an earlier reading gave all its cells (None: none): tried, as a last resort, for a group whose
     shape leaves no digit its neighbours can hold, or two; the caller must then check that reading
-    was of the same game (:attr:`Settled.remembered`)."""
+    was of the same game (:attr:`Settled.remembered`). ``small``: their ``(G, 8)`` distances to
+    references drawn at each glyph's own size (:func:`bot.vision.glyphs.own_size_distances`; 9 where
+    not compared): every digit near its best there is a rival (:func:`small_rivals`)."""
     inks = np.zeros((len(members), 3)) if inks is None else np.asarray(inks, float)
     prior = prior or [None] * len(members)
     remembered: set[int] = set()
@@ -297,12 +300,12 @@ def settle_digits(
         why = f"shows {_names(first[empty])} by shape, which its neighbours cannot hold"
         if mine_like[empty] or remembered:
             return Settled([], (empty, why))
-        options = _with_rivals(first, costs, raw)
+        options = _with_rivals(first, costs, raw, small)
         options[empty] = list(range(1, 9))  # surely a digit: whichever its neighbours hold
         return Settled([], (empty, why), alternatives=_every_reading(cells, members, options))
     open_groups = [g for g, c in enumerate(choices) if len(c) > 1]
     if not open_groups:
-        return _unless_rivals(cells, members, costs, raw, inks, [c[0] for c in choices], remembered)
+        return _unless_rivals(cells, members, costs, raw, inks, [c[0] for c in choices], remembered, small)
     combinations = 1
     for g in open_groups:
         combinations *= len(choices[g])
@@ -334,10 +337,10 @@ def settle_digits(
             why = f"is {_names(left)}: shape and counts allow either"
             if remembered:
                 return Settled([], (g, why))
-            options = _with_rivals(unsettled, costs, raw)
+            options = _with_rivals(unsettled, costs, raw, small)
             return Settled([], (g, why), alternatives=_every_reading(cells, members, options))
         states[g] = left[0]
-    return _unless_rivals(cells, members, costs, raw, inks, states, remembered)
+    return _unless_rivals(cells, members, costs, raw, inks, states, remembered, small)
 
 
 def _unless_rivals(
@@ -348,6 +351,7 @@ def _unless_rivals(
     inks: np.ndarray,
     states: list[int],
     remembered: set[int],
+    small: np.ndarray | None = None,
 ) -> Settled:
     """The groups named ``states``, unless a group's shape leaves a rival digit past the limit
     (:func:`shape_rivals`) that the board's rules hold as well as its state, all else as named (the
@@ -365,17 +369,65 @@ def _unless_rivals(
                 why = f"is {states[g]} by shape, or {d} by a poor fit the counts allow"
                 if remembered:
                     return Settled([], (g, why))
-                options = _with_rivals(single, costs, raw)
+                options = _with_rivals(single, costs, raw, small)
                 return Settled([], (g, why), alternatives=_every_reading(cells, members, options))
+    if small is not None:
+        problem = _small_problem(cells, members, states, remembered, small)
+        if problem is not None:
+            options = _with_rivals(single, costs, raw, small)
+            alternatives = None if remembered else _every_reading(cells, members, options)
+            return Settled([], problem, alternatives=alternatives)
     return Settled(states, remembered=tuple(sorted(remembered)))
 
 
-def _with_rivals(choices: list[list[int]], costs: np.ndarray, raw: np.ndarray | None) -> list[list[int]]:
-    """Each group's choices and its rivals past the limit (:func:`shape_rivals`; none for a shown mine)."""
+def _small_problem(
+    cells: np.ndarray, members: list[np.ndarray], states: list[int], remembered: set[int], small: np.ndarray
+) -> tuple[int, str] | None:
+    """The first group whose digit the board's counts leave open among the digits its own-size comparison
+    allows (:func:`small_rivals`), for every group named a digit other than its nearest at its own size,
+    all at once: several small glyphs misnamed together may hold where no one of them changed alone does
+    (two 1s and a 2 read 2s and a 5); None when the named states are the only reading that holds (a group
+    its own size names as named, one named by an earlier reading, or a shown mine, stays)."""
+    options = [
+        sorted({s} | set(small_rivals(small[g])))
+        if g not in remembered and s != MINE and small[g].min() <= DIGIT_LOOSE and small[g].argmin() != s - 1
+        else [s]
+        for g, s in enumerate(states)
+    ]
+    if all(len(o) == 1 for o in options):
+        return None
+    readings = _every_reading(cells, members, options)
+    if readings is None:
+        g = next(g for g, o in enumerate(options) if len(o) > 1)
+        return g, f"is {states[g]} by shape, or {_names(options[g])} at its own size; too many to check"
+    for g in range(len(states)):
+        held = sorted({reading[g] for reading in readings} - {states[g]})
+        if held:
+            return g, f"is {states[g]} by shape, or {_names(held)} at its own size, which the counts allow"
+    return None
+
+
+def small_rivals(small: np.ndarray) -> list[int]:
+    """Digits a glyph's own-size comparison (:func:`bot.vision.glyphs.own_size_distances`) leaves in the
+    question: within the margin of its best there (none when nothing was compared)."""
+    return [int(d) + 1 for d in np.flatnonzero(small <= _reach(small))] if small.min() <= DIGIT_LOOSE else []
+
+
+def _rivals(g: int, costs: np.ndarray, raw: np.ndarray | None, small: np.ndarray | None) -> list[int]:
+    """Group ``g``'s rivals: past the limit (:func:`shape_rivals`), and near its best at its own size
+    (:func:`small_rivals`)."""
+    rivals = set(shape_rivals(costs[g], raw[g] if raw is not None else None))
+    if small is not None:
+        rivals |= set(small_rivals(small[g]))
+    return sorted(rivals)
+
+
+def _with_rivals(
+    choices: list[list[int]], costs: np.ndarray, raw: np.ndarray | None, small: np.ndarray | None = None
+) -> list[list[int]]:
+    """Each group's choices and its rivals (:func:`_rivals`; none for a shown mine)."""
     return [
-        sorted(set(c) | set(shape_rivals(costs[g], raw[g] if raw is not None else None)))
-        if c != [MINE]
-        else list(c)
+        sorted(set(c) | set(_rivals(g, costs, raw, small))) if c != [MINE] else list(c)
         for g, c in enumerate(choices)
     ]
 

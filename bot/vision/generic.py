@@ -63,11 +63,13 @@ from bot.vision.digits import (
     shows_every_mine,
 )
 from bot.vision.glyphs import (
+    SHAPE_SIZE,
     GlyphShape,
     digit_distances,
     glyph_shape,
     mean_rows,
     median_rows,
+    own_size_distances,
     shape_distance,
 )
 from bot.vision.grid import MIN_SIDE
@@ -1579,6 +1581,19 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return costs, raw, weighted
 
 
+def _small_costs(g: Group) -> np.ndarray:
+    """``(8,)`` a glyph group's distances to references drawn at its own size
+    (:func:`bot.vision.glyphs.own_size_distances`, holes counted as :attr:`Group.costs` counts them), where
+    they fit it at least as well as any at the fixed size: a glyph too small for the fixed size's detail.
+    9 (not compared) for a glyph as tall as the fixed size's box or taller (not sampled up to be
+    compared), or cut off by its cell's edge or half hidden by a neighbour's ink (its own size is not the
+    digit's)."""
+    if g.glyph is None or g.costs is None or g.glyph.cut or g.unseen or g.glyph.height >= SHAPE_SIZE[0]:
+        return np.full(8, 9.0)
+    small = holes_counted(g.glyph, own_size_distances(g.glyph), True)
+    return small if small.min() <= g.costs.min() else np.full(8, 9.0)
+
+
 def _name_digits(
     groups: list[Group],
     states: list[Cell | None],
@@ -1662,6 +1677,7 @@ def _name_digits(
         raw,
         weighted,
         prior,
+        np.stack([_small_costs(groups[i]) for i in open_groups]),
     )
     if settled.problem is not None:
         k, why = settled.problem

@@ -17,8 +17,9 @@ as far from every thin reference, so only references as bold as it still tell a 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -241,6 +242,8 @@ class GlyphShape:
     """The sides (``top``, ``bottom``, ``left``, ``right``) where the ink runs into the mask's edge: the
     glyph may go on past them, cut off by its cell (none when it touches more than two sides: a glyph
     filling its cell, or ink that is no glyph)."""
+    height: int = 0
+    """Bounding box height in the mask's pixels (its own size, :func:`own_size_distances`)."""
 
 
 def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -268,6 +271,14 @@ def stroke_weight(solid: np.ndarray) -> float:
     return 2.0 * float(solid.sum()) / max(outline, 1.0) / max(len(solid), 1)
 
 
+def _shape_box(cut: np.ndarray) -> np.ndarray:
+    """Ink cut to its bounding box, resized to ``SHAPE_SIZE`` and blurred: what shapes are compared on."""
+    height, width = SHAPE_SIZE
+    upscale = cut.shape[0] < height or cut.shape[1] < width
+    resized = cv2.resize(cut, (width, height), interpolation=cv2.INTER_LINEAR if upscale else cv2.INTER_AREA)
+    return cv2.GaussianBlur(resized, (0, 0), SHAPE_BLUR)
+
+
 def glyph_shape(ink: np.ndarray, in_cell: bool = True, holes: bool = True) -> GlyphShape | None:
     """The comparable shape of an ink mask (0-1 or 0-255); ``None`` when there is no ink. ``in_cell``:
     the mask is a cell's (its frame lines are left out, the sides it runs into noted), not a reference
@@ -283,17 +294,14 @@ def glyph_shape(ink: np.ndarray, in_cell: bool = True, holes: bool = True) -> Gl
     top, bottom, left, right = box
     side = cut_sides(ink) if in_cell else ()
     cut = ink[top:bottom, left:right]
-    height, width = SHAPE_SIZE
-    upscale = cut.shape[0] < height or cut.shape[1] < width
-    resized = cv2.resize(cut, (width, height), interpolation=cv2.INTER_LINEAR if upscale else cv2.INTER_AREA)
-    blurred = cv2.GaussianBlur(resized, (0, 0), SHAPE_BLUR)
     return GlyphShape(
-        blurred,
+        _shape_box(cut),
         (right - left) / max(bottom - top, 1),
         count_holes(cut >= MIN_INK) if holes else 0,
         count_holes(cut >= THIN_INK) if holes else 0,
         stroke_weight(cut >= MIN_INK),
         side,
+        bottom - top,
     )
 
 
@@ -389,6 +397,93 @@ def references(bold: bool = False, cut: str = "") -> tuple[np.ndarray, np.ndarra
         np.array(aspects, np.float32)[order],
         np.array(weights, np.float32)[order],
     )
+
+
+OWN_BLURS = (0.5, 0.7, 1.0, 1.4)
+"""Gaussian sigmas (pixels of the glyph's mask) a reference drawn at a glyph's own size is blurred by
+before they are compared (:func:`own_size_distances`): from a sharp screen sampled as is to a small
+cell sampled up about twice, after the reader's own blur and the client's anti-aliasing."""
+
+OWN_GROWTH = 3.0
+"""Most pixels per pixel of blur sigma a reference drawn at a glyph's own size grows by (to the height
+of its ink at ``MIN_INK``, a side each): it is drawn from that much smaller, less a pixel, up to a pixel
+taller than the glyph."""
+
+OWN_CANVAS = 30
+"""Side (pixels) of the mask a reference is drawn into at a glyph's own size: a cell's ink less its
+margin (:func:`bot.vision.generic.ink_of`), whose 99th percentile scales its ink as it scales a cell's."""
+
+
+@cache
+def _reference_ink(n: int, font: str, weight: int) -> np.ndarray:
+    """Reference ``n`` in ``font`` at ``weight``, 0-1, cut to its bounding box."""
+    mask = reference_mask(n, font, weight).astype(np.float32) / 255.0
+    box = _bounding_box(mask)
+    assert box is not None
+    top, bottom, left, right = box
+    return mask[top:bottom, left:right]
+
+
+def drawn_small(mask: np.ndarray, height: int, sigma: float) -> tuple[np.ndarray, float, int] | None:
+    """A reference (0-1, cut to its box) drawn ``height`` pixels tall in the middle of an ``OWN_CANVAS``
+    mask, blurred by ``sigma`` and scaled to ink as a cell's glyph is (its 99th percentile the full
+    contrast, ink from 0.15 to 0.55 of it): its shape box (as :func:`glyph_shape` makes it), aspect and
+    ink height; None when no ink."""
+    width = max(1, round(height * mask.shape[1] / mask.shape[0]))
+    small = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((OWN_CANVAS, OWN_CANVAS), np.float32)
+    top, left = max((OWN_CANVAS - height) // 2, 0), max((OWN_CANVAS - width) // 2, 0)
+    canvas[top : top + height, left : left + width] = small[:OWN_CANVAS, :OWN_CANVAS]
+    blurred = cv2.GaussianBlur(canvas, (0, 0), sigma)
+    k = int(0.99 * (blurred.size - 1))  # its 99th percentile, as a cell's contrast is taken
+    contrast = float(np.partition(blurred.ravel(), k)[k])
+    if contrast <= 0.0:
+        return None
+    ink = np.clip((blurred - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
+    box = _bounding_box(ink)
+    if box is None:
+        return None
+    top, bottom, left, right = box
+    return _shape_box(ink[top:bottom, left:right]), (right - left) / (bottom - top), bottom - top
+
+
+@lru_cache(maxsize=32)
+def small_references(height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(digits, boxes, log aspects)`` of every reference (:func:`reference_fonts`) drawn small and
+    blurred by each of ``OWN_BLURS`` (:func:`drawn_small`) whose ink comes out ``height`` pixels tall,
+    within a pixel, built once per height."""
+    digits, boxes, aspects = [], [], []
+    for sigma in OWN_BLURS:
+        for drawn_height in range(max(3, height - 1 - math.ceil(OWN_GROWTH * sigma)), height + 2):
+            for font, weight in reference_fonts():
+                for n in range(1, 9):
+                    drawn = drawn_small(_reference_ink(n, font, weight), drawn_height, sigma)
+                    if drawn is not None and abs(drawn[2] - height) <= 1:
+                        digits.append(n)
+                        boxes.append(drawn[0].ravel())
+                        aspects.append(np.log(drawn[1]))
+    return (
+        np.array(digits, int),
+        np.array(boxes, np.float32).reshape(len(digits), -1),
+        np.array(aspects, np.float32),
+    )
+
+
+def own_size_distances(shape: GlyphShape) -> np.ndarray:
+    """``(8,)`` distance of a glyph to the nearest reference of each digit drawn at the glyph's own size
+    (its ink as tall as the glyph's, within a pixel) and blurred as much as it may be (``OWN_BLURS``), in
+    the units of :func:`digit_distances` (box and aspect). A small glyph is blurred into a blob when its
+    cell is sampled; references drawn at a fixed size keep the gaps it lost, so a blob's nearest digit
+    there says little. At its own size, every digit a blob could be comes about as near (9 where no
+    reference of a digit reaches its height)."""
+    digits, boxes, aspects = small_references(shape.height)
+    best = np.full(8, 9.0)
+    if not len(digits):
+        return best
+    excess = np.maximum(np.abs(aspects - np.log(shape.aspect)) - np.log(WIDTH_SPREAD), 0.0)
+    total = np.abs(boxes - shape.box.ravel()[None]).mean(axis=1) + ASPECT_WEIGHT * excess
+    np.minimum.at(best, digits - 1, total)
+    return best
 
 
 def mean_rows(values: np.ndarray) -> np.ndarray:
