@@ -359,16 +359,25 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     offsets = np.arange(math.ceil(pitch))
     places = start + np.arange(count)[:, None] * pitch + offsets[None, :]
     axis = np.arange(len(profile), dtype=np.float64)  # beyond the crop: its edge's value
-    stretches = np.interp(places[None] + steps[:, None, None], axis, profile)  # (steps, count, points)
-    even = len(steps) // 2
-    reference = np.median(stretches[even], axis=0)
-    misfit = np.abs(stretches - reference).mean(axis=2)  # (steps, count)
-    best = misfit.argmin(axis=0)
-    found = steps[best]
-    spread = float(np.abs(stretches[even] - reference.mean()).mean())
-    clear = misfit[best, np.arange(count)] < UNEVEN_FIT * misfit[even]
-    moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > UNEVEN_MISFIT * spread)
-    shifts = np.where(moved, found, 0.0)
+    on_pitch = np.interp(places, axis, profile)  # (count, points): each cell's stretch, unshifted
+    reference = np.median(on_pitch, axis=0)
+    misfit_even = np.abs(on_pitch - reference).mean(axis=1)
+    spread = float(np.abs(on_pitch - reference.mean()).mean())
+    shifts = np.zeros(count)
+    # only a cell that misfits its stretch on the pitch may move: the others are not shifted whatever
+    # step fits them best, so every step is weighed for these few only (the same values, cell by cell)
+    misfits = np.flatnonzero(misfit_even > UNEVEN_MISFIT * spread)
+    if len(misfits):
+        shifted = places[misfits][None] + steps[:, None, None]  # (steps, n, points)
+        stretches = np.interp(shifted, axis, profile)
+        misfit = np.abs(stretches - reference).mean(axis=2)  # (steps, n)
+        best = misfit.argmin(axis=0)
+        found = steps[best]
+        clear = misfit[best, np.arange(len(misfits))] < UNEVEN_FIT * misfit_even[misfits]
+        shifts[misfits] = np.where((np.abs(found) >= 1.0) & clear, found, 0.0)
+    moved = shifts != 0.0
+    if not moved.any():
+        return ()
     step = max(2, math.ceil(pitch * UNEVEN_STEP))
     kept = ~moved  # a moved cell is kept only by a chain of neighbours, each within a step, to one unmoved
     for order in (range(1, count), range(count - 2, -1, -1)):
