@@ -4,12 +4,21 @@ slower one gave, to the bit."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from bot.vision import generic
+from bot.board import Board
+from bot.geometry import Geometry
+from bot.vision import generic, overdraw
 from bot.vision.generic import uneven_shifts
+from harness.colour import night_light
+from tests.test_vision_generic import capture_geometry
+
+REAL = Path(__file__).parent / "data" / "real"
 
 
 def _every_step_weighed(profile: np.ndarray, start: float, pitch: float, count: int) -> tuple[float, ...]:
@@ -73,3 +82,64 @@ def test_uneven_shifts_weigh_only_misfits_with_the_same_result(seed: int) -> Non
         assert uneven_shifts(profile, start, pitch, count) == expected, (case, pitch, count, start)
         moved += bool(expected)
     assert moved >= 3  # the boards of two cell sizes do move cells: the weighing is exercised
+
+
+def _grounds_from_pixels(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
+    """:func:`bot.vision.overdraw._ground_colours` as it was: each cell's colours band by band counted
+    again from its pixels' colour ids (``k`` the colours' count; index ``k``, the grid's lines, never
+    shown)."""
+    rows, cols, size = ids.shape[0], ids.shape[1], ids.shape[2]
+    band = overdraw._bands(size, math.ceil(overdraw.EDGE * size), math.ceil(overdraw.STRIP * size))
+    cell = np.arange(rows * cols).reshape(rows, cols, 1, 1)
+    sets = []
+    for bands in (band[:, None], band[None, :]):  # down, then across
+        keys = ((cell * overdraw.BANDS + bands) * (k + 1) + ids).ravel()
+        counts = np.bincount(keys, minlength=rows * cols * overdraw.BANDS * (k + 1))
+        sets.append(counts.reshape(rows, cols, overdraw.BANDS, -1))
+    by_band = np.concatenate(sets, axis=2) > 0
+    by_band[..., k] = False
+    return overdraw._ground_colours(by_band, taken)
+
+
+def _turned(image: np.ndarray, geometry: Geometry, turn: int) -> tuple[np.ndarray, Geometry]:
+    """The capture flipped upside down (1), its rows and columns swapped (2), or both (3), and its board
+    alike: a glyph running on over its cell's bottom edge then runs on over another edge."""
+    g = geometry
+    if turn & 1:
+        image = image[::-1]
+        g = replace(g, top=image.shape[0] - g.top - g.rows * g.pitch_y)
+    if turn & 2:
+        image = image.transpose(1, 0, 2)
+        g = replace(g, left=g.top, top=g.left, pitch_x=g.pitch_y, pitch_y=g.pitch_x, rows=g.cols, cols=g.rows)
+    return np.ascontiguousarray(image), g
+
+
+def test_ground_colours_from_the_bands_found_once_are_those_counted_again(monkeypatch) -> None:  # noqa: ANN001
+    """Every edge xbomb's live frames paint over (plain and night-lit, each capture turned four ways,
+    each edge turned to the top): the colours a painted cell may be lent, from the bands
+    :func:`bot.vision.overdraw._presence` found once for the whole board (turned like the cells), are
+    those counted again from the turned cells' pixels."""
+    seen = []
+    fill = overdraw._fill
+
+    def kept(tiles, ids, foreign, by_band):  # noqa: ANN001, ANN202
+        taken = np.zeros(ids.shape[:2], bool)
+        taken[foreign.rows, foreign.cols] = True
+        seen.append((ids, taken, by_band))
+        return fill(tiles, ids, foreign, by_band)
+
+    monkeypatch.setattr(overdraw, "_fill", kept)
+    sides = set()
+    for png in sorted((REAL / "xbomb" / "live").glob("*.png")):
+        image = cv2.imread(str(png))
+        geometry = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
+        for turn in range(4):
+            for shown in (image, night_light(image)):
+                _, painted, _ = overdraw.repair_runs(*_turned(shown, geometry, turn))
+                sides |= set(np.flatnonzero(painted.any(axis=(0, 1)))) if painted is not None else set()
+    restricted = 0
+    for ids, taken, by_band in seen:
+        found = overdraw._ground_colours(by_band, taken)
+        assert np.array_equal(found, _grounds_from_pixels(ids, taken, by_band.shape[-1] - 1))
+        restricted += int((found != by_band.any(axis=2)).any())  # some cell lent fewer than its colours
+    assert sides == {0, 1, 2, 3} and restricted >= 4
