@@ -49,6 +49,31 @@ def _every_step_weighed(profile: np.ndarray, start: float, pitch: float, count: 
     return tuple(float(v) for v in shifts) if shifts.any() else ()
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_stretches_are_numpy_s_interpolation_to_the_bit(seed: int) -> None:
+    """The profile at places moved by steps, looked up on the grid of ``1 / UNEVEN_STEPS`` pixels when
+    every place is on it (else interpolated at each), is ``np.interp`` at each sum, to the bit: places
+    past either end of the profile, whole and fractional pitches, float64 and float32 profiles."""
+    rng = np.random.default_rng(seed)
+    looked_up = 0
+    for case in range(200):
+        pitch = float(rng.integers(8, 60)) / (1 if case % 3 else 4) if case % 5 else float(rng.uniform(8, 60))
+        start = float(rng.integers(-40, 40)) / 4 if case % 7 else float(rng.uniform(-5, 5))
+        count, points = int(rng.integers(1, 32)), int(rng.integers(1, 60))
+        places = start + np.arange(count)[:, None] * pitch + np.arange(points)[None, :]
+        reach = int(rng.integers(1, 30)) * generic.UNEVEN_STEPS
+        steps = np.arange(-reach, reach + 1) / generic.UNEVEN_STEPS
+        profile = rng.uniform(0, 255, int(start + count * pitch) + int(rng.integers(-20, 20)) + 25)
+        if case % 2:
+            profile = profile.astype(np.float32)
+        axis = np.arange(len(profile), dtype=np.float64)
+        expected = np.interp(places[None] + steps[:, None, None], axis, profile)
+        found = generic._stretches(profile, places, steps)
+        assert found.dtype == expected.dtype and found.tobytes() == expected.tobytes(), case
+        looked_up += bool(((places * generic.UNEVEN_STEPS) % 1 == 0).all())
+    assert 50 <= looked_up <= 190  # both ways are weighed
+
+
 def _profile(rng: np.random.Generator, start: float, sizes: np.ndarray, noise: float) -> np.ndarray:
     """A board's brightness across one axis: dark grid lines at the cells' edges, on noise."""
     edges = start + np.concatenate([[0.0], np.cumsum(sizes)])
@@ -69,7 +94,7 @@ def test_uneven_shifts_weigh_only_misfits_with_the_same_result(seed: int) -> Non
     for case in range(200):
         pitch = float(rng.integers(8, 60)) if case % 2 else float(rng.uniform(8, 60))
         count = int(rng.integers(3, 32))
-        start = float(rng.uniform(0, 5))
+        start = float(rng.uniform(0, 5)) if case % 4 > 1 else float(rng.integers(0, 20)) / 4  # on the grid
         sizes = np.full(count, pitch)
         if case % 3 == 0:  # the last cells a pixel or two smaller (GNOME Mines)
             sizes[rng.integers(0, count) :] -= rng.integers(1, 3)

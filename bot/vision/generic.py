@@ -368,8 +368,7 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     # step fits them best, so every step is weighed for these few only (the same values, cell by cell)
     misfits = np.flatnonzero(misfit_even > UNEVEN_MISFIT * spread)
     if len(misfits):
-        shifted = places[misfits][None] + steps[:, None, None]  # (steps, n, points)
-        stretches = np.interp(shifted, axis, profile)
+        stretches = _stretches(profile, places[misfits], steps)  # (steps, n, points)
         misfit = np.abs(stretches - reference).mean(axis=2)  # (steps, n)
         best = misfit.argmin(axis=0)
         found = steps[best]
@@ -386,6 +385,28 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
             kept[i] |= kept[j] and abs(shifts[i] - shifts[j]) <= step
     shifts = np.where(kept, shifts, 0.0)
     return tuple(float(v) for v in shifts) if shifts.any() else ()
+
+
+def _stretches(profile: np.ndarray, places: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """``(steps, *places.shape)`` the profile at every place moved by every step (beyond it: its edge's
+    value), ``np.interp(places[None] + steps[:, None, None], arange(len(profile)), profile)`` to the bit.
+    When every place and step is a whole number of ``1 / UNEVEN_STEPS`` pixels (a pitch and a start
+    on that grid, as most boards have), each sum is exact and on that grid: the profile is interpolated
+    once at every point of the grid and looked up, at the same positions, so with the same values."""
+    axis = np.arange(len(profile), dtype=np.float64)
+    fine_places, fine_steps = places * UNEVEN_STEPS, steps * UNEVEN_STEPS  # exact for a power of 2
+    on_grid = (
+        UNEVEN_STEPS & (UNEVEN_STEPS - 1) == 0
+        and (fine_places % 1 == 0).all()
+        and (fine_steps % 1 == 0).all()
+        and np.abs(fine_places).max() < 1 << 40
+    )
+    if not on_grid:
+        return np.interp(places[None] + steps[:, None, None], axis, profile)
+    ends = fine_places.astype(np.int64), fine_steps.astype(np.int64)
+    low = int(ends[0].min() + ends[1].min())
+    grid = np.interp(np.arange(low, int(ends[0].max() + ends[1].max()) + 1) / UNEVEN_STEPS, axis, profile)
+    return grid.take(ends[0][None] + (ends[1] - low)[:, None, None])
 
 
 def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:
