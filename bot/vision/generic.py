@@ -361,16 +361,24 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
     offsets = np.arange(math.ceil(pitch))
     places = start + np.arange(count)[:, None] * pitch + offsets[None, :]
     axis = np.arange(len(profile), dtype=np.float64)  # beyond the crop: its edge's value
-    stretches = np.interp(places[None] + steps[:, None, None], axis, profile)  # (steps, count, points)
-    even = len(steps) // 2
-    reference = np.median(stretches[even], axis=0)
-    misfit = np.abs(stretches - reference).mean(axis=2)  # (steps, count)
-    best = misfit.argmin(axis=0)
-    found = steps[best]
-    spread = float(np.abs(stretches[even] - reference.mean()).mean())
-    clear = misfit[best, np.arange(count)] < UNEVEN_FIT * misfit[even]
-    moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > UNEVEN_MISFIT * spread)
-    shifts = np.where(moved, found, 0.0)
+    on_pitch = np.interp(places, axis, profile)  # (count, points): each cell's stretch, unshifted
+    reference = np.median(on_pitch, axis=0)
+    misfit_even = np.abs(on_pitch - reference).mean(axis=1)
+    spread = float(np.abs(on_pitch - reference.mean()).mean())
+    shifts = np.zeros(count)
+    # only a cell that misfits its stretch on the pitch may move: the others are not shifted whatever
+    # step fits them best, so every step is weighed for these few only (the same values, cell by cell)
+    misfits = np.flatnonzero(misfit_even > UNEVEN_MISFIT * spread)
+    if len(misfits):
+        stretches = _stretches(profile, places[misfits], steps)  # (steps, n, points)
+        misfit = np.abs(stretches - reference).mean(axis=2)  # (steps, n)
+        best = misfit.argmin(axis=0)
+        found = steps[best]
+        clear = misfit[best, np.arange(len(misfits))] < UNEVEN_FIT * misfit_even[misfits]
+        shifts[misfits] = np.where((np.abs(found) >= 1.0) & clear, found, 0.0)
+    moved = shifts != 0.0
+    if not moved.any():
+        return ()
     step = max(2, math.ceil(pitch * UNEVEN_STEP))
     kept = ~moved  # a moved cell is kept only by a chain of neighbours, each within a step, to one unmoved
     for order in (range(1, count), range(count - 2, -1, -1)):
@@ -379,6 +387,28 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
             kept[i] |= kept[j] and abs(shifts[i] - shifts[j]) <= step
     shifts = np.where(kept, shifts, 0.0)
     return tuple(float(v) for v in shifts) if shifts.any() else ()
+
+
+def _stretches(profile: np.ndarray, places: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """``(steps, *places.shape)`` the profile at every place moved by every step (beyond it: its edge's
+    value), ``np.interp(places[None] + steps[:, None, None], arange(len(profile)), profile)`` to the bit.
+    When every place and step is a whole number of ``1 / UNEVEN_STEPS`` pixels (a pitch and a start
+    on that grid, as most boards have), each sum is exact and on that grid: the profile is interpolated
+    once at every point of the grid and looked up, at the same positions, so with the same values."""
+    axis = np.arange(len(profile), dtype=np.float64)
+    fine_places, fine_steps = places * UNEVEN_STEPS, steps * UNEVEN_STEPS  # exact for a power of 2
+    on_grid = (
+        UNEVEN_STEPS & (UNEVEN_STEPS - 1) == 0
+        and (fine_places % 1 == 0).all()
+        and (fine_steps % 1 == 0).all()
+        and np.abs(fine_places).max() < 1 << 40
+    )
+    if not on_grid:
+        return np.interp(places[None] + steps[:, None, None], axis, profile)
+    ends = fine_places.astype(np.int64), fine_steps.astype(np.int64)
+    low = int(ends[0].min() + ends[1].min())
+    grid = np.interp(np.arange(low, int(ends[0].max() + ends[1].max()) + 1) / UNEVEN_STEPS, axis, profile)
+    return grid.take(ends[0][None] + (ends[1] - low)[:, None, None])
 
 
 def _maps(crop: Crop, size: int, inset: int = 0) -> tuple[np.ndarray, np.ndarray]:

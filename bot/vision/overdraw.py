@@ -387,22 +387,14 @@ def _twins_of(
     return [int(j) if found else None for j, found in zip(order.argmin(axis=1), ok.any(axis=1), strict=True)]
 
 
-def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
+def _ground_colours(by_band: np.ndarray, taken: np.ndarray) -> np.ndarray:
     """``(R, C, K + 1)`` which colours may be lent to each cell's painted pixels when no twin does: the
     colours of the board's plain looks (cells showing the same colours in every band down and across
     them: a blank revealed tile, a dithered covered one; two or more alike) that the cell shows, or all
     its own colours when it shows no such look whole. A cell's own glyph, whose top the neighbour's
-    ink hid, then does not lend its ink to the hidden part. ``k``: the colours' count (index ``k`` is
-    the grid's lines, no colour, never lent)."""
-    rows, cols, size = ids.shape[0], ids.shape[1], ids.shape[2]
-    band = _bands(size, math.ceil(EDGE * size), math.ceil(STRIP * size))
-    cell = np.arange(rows * cols).reshape(rows, cols, 1, 1)
-    sets = []
-    for bands in (band[:, None], band[None, :]):  # down, then across
-        keys = ((cell * BANDS + bands) * (k + 1) + ids).ravel()
-        sets.append(np.bincount(keys, minlength=rows * cols * BANDS * (k + 1)).reshape(rows, cols, BANDS, -1))
-    by_band = np.concatenate(sets, axis=2) > 0
-    by_band[..., k] = False
+    ink hid, then does not lend its ink to the hidden part. ``by_band``: ``(R, C, 2 * BANDS, K + 1)``
+    which colours each band down and across each cell shows (:func:`_presence`, in any band order; the
+    last colour is the grid's lines, no colour, never shown: never lent)."""
     whole = by_band.any(axis=2)
     plain = (by_band == whole[:, :, None]).all(axis=(2, 3)) & ~taken & whole.any(axis=2)
     looks, counts = np.unique(whole[plain], axis=0, return_counts=True)
@@ -412,11 +404,12 @@ def _ground_colours(ids: np.ndarray, taken: np.ndarray, k: int) -> np.ndarray:
     return np.where(allowed.any(axis=2, keepdims=True), allowed, whole)
 
 
-def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, k: int) -> None:
+def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, by_band: np.ndarray) -> None:
     """Paint over, in place, each foreign pixel of a top strip: with the same pixel of a twin cell
     (:func:`_twins`) when there is one, else with the nearest pixel an even number of rows further in
     that is neither foreign nor of a foreign colour, in a colour of the board's plainest looks the cell
-    shows (:func:`_ground_colours`; an even step keeps a dither in phase)."""
+    shows (:func:`_ground_colours`, from ``by_band``, turned like ``ids``; an even step keeps a dither
+    in phase)."""
     size, strip = tiles.shape[2], foreign.pixels.shape[1]
     taken = np.zeros(ids.shape[:2], bool)
     taken[foreign.rows, foreign.cols] = True
@@ -429,7 +422,7 @@ def _fill(tiles: np.ndarray, ids: np.ndarray, foreign: Foreign, k: int) -> None:
             tiles[r, c, :strip][mask] = tiles[r, twin, :strip][mask]
             continue
         if ground is None:
-            ground = _ground_colours(ids, taken, k)
+            ground = _ground_colours(by_band, taken)
         y, x = np.nonzero(mask)
         bad = ids[r, c, y, x]
         done = np.zeros(len(y), bool)
@@ -537,12 +530,13 @@ def repair_runs(
     ids = flat_ids.reshape(rows, size, cols, size).transpose(0, 2, 1, 3)
     down, across = _presence(flat_ids, rows, cols, len(used) + 1, edge, strip)
     down[..., -1] = across[..., -1] = False  # the grid's lines are no colour shown
+    by_band = np.concatenate([down, across], axis=2)  # (a repair never changes the colour ids)
     painted = np.zeros((rows, cols, len(_TURNS)), bool)
     pixels = np.zeros((rows, cols, len(_TURNS), size, size), bool)
     for side, (turn, turn_bands) in enumerate(_TURNS):
         foreign = foreign_from_above(turn(ids), turn_bands(down, across), near)
         if foreign is not None:  # (the block presence stays as first seen: a repair only removes ink)
-            _fill(turn(tiles), turn(ids), foreign, len(used))
+            _fill(turn(tiles), turn(ids), foreign, turn_bands(by_band, by_band))
             painted[(*_unturn(side, foreign.rows, foreign.cols, (rows, cols)), side)] = True
             turn(pixels[:, :, side])[foreign.rows, foreign.cols, : foreign.pixels.shape[1]] = foreign.pixels
     if not painted.any():
