@@ -361,14 +361,15 @@ class PyAutoGuiInput(InputBackend):
         with self._sending(f"press {key}"):
             self._gui.hotkey(*key.lower().split("+"))
 
-    def _ask_x11(self, what: str, question: Callable[[Any], Any]) -> Any:
-        """``question(display)`` on a connection of its own (:func:`_x11_connection`) on Linux's X11,
+    def _ask_x11(self, what: str, question: Callable[[Any, Any], Any]) -> Any:
+        """``question(display, X)`` on a connection of its own (:func:`_x11_connection`) on Linux's X11,
         else None; None also when the X server cannot answer (a window gone meanwhile)."""
-        if _x11_module(self._gui) is None or not sys.platform.startswith("linux"):
+        x11 = _x11_module(self._gui)
+        if x11 is None or not sys.platform.startswith("linux"):
             return None
         try:
-            with _x11_connection() as display:
-                return question(display)
+            with _x11_connection(x11) as display:
+                return question(display, x11.X)
         except Exception as exc:  # python-xlib's errors, a process gone: not known
             LOGGER.info("%s is not known: %r", what, exc)
             return None
@@ -377,24 +378,26 @@ class PyAutoGuiInput(InputBackend):
         """The program whose window shows (x, y): asked of the X server on Linux (:func:`_x11_owner`);
         not known elsewhere, or when the window does not say."""
         return self._ask_x11(
-            f"the program showing ({x}, {y})", lambda display: _x11_program_at(display, int(x), int(y))
+            f"the program showing ({x}, {y})", lambda display, X: _x11_program_at(display, X, int(x), int(y))
         )
 
     def window_at(self, x: int, y: int) -> int | None:
         """The topmost top-level window over (x, y), asked of the X server (Linux)."""
         return self._ask_x11(
-            f"the window at ({x}, {y})", lambda display: _x11_top_id(display, int(x), int(y))
+            f"the window at ({x}, {y})", lambda display, X: _x11_top_id(display, X, int(x), int(y))
         )
 
     def covered(self, window: int, region: Region) -> bool | None:
         """Whether a window stacked above ``window`` overlaps ``region`` (X11 on Linux)."""
         return self._ask_x11(
-            "what lies over the board", lambda display: _x11_covered(display, window, region)
+            "what lies over the board", lambda display, X: _x11_covered(display, X, window, region)
         )
 
     def keys_to(self, window: int) -> bool:
         """Give the keyboard to ``window`` (or the program's window inside it) when none has it (X11)."""
-        return bool(self._ask_x11("the keyboard's window", lambda display: _x11_keys_to(display, window)))
+        return bool(
+            self._ask_x11("the keyboard's window", lambda display, X: _x11_keys_to(display, X, window))
+        )
 
     @property
     def holds_screen(self) -> bool:  # type: ignore[override]
@@ -456,29 +459,27 @@ def _x11_owner(window: Any, atom: int, x: Any, depth: int = X11_DEPTH) -> Path |
 
 
 @contextmanager
-def _x11_connection() -> Iterator[Any]:
+def _x11_connection(x11: Any) -> Iterator[Any]:
     """A python-xlib connection of its own to the X server (``$DISPLAY``), closed when the block ends.
 
     Questions about windows (which program shows the board, what lies over it, who has the keyboard)
     never go through pyautogui's connection, which sends the clicks: a Ctrl-C that lands in the middle
     of a python-xlib request leaves its connection marked busy, and every later request on it waits
-    forever. python-xlib comes with pyautogui on Linux; its warning about an empty ``~/.Xauthority``
+    forever. python-xlib comes with pyautogui on Linux (``x11`` is pyautogui's module using it: minebot
+    neither imports nor declares python-xlib itself); its warning about an empty ``~/.Xauthority``
     (printed, once per connection) is kept out of the output.
     """
-    from Xlib import display as xlib_display
-
     with contextlib.redirect_stdout(io.StringIO()):
-        display = xlib_display.Display()
+        display = type(x11._display)()  # python-xlib's Display class, as pyautogui loaded it
     try:
         yield display
     finally:
         display.close()
 
 
-def _x11_windows(display: Any) -> list[tuple[Any, Region]]:
-    """The viewable top-level windows with their screen regions, bottom to top."""
-    from Xlib import X
-
+def _x11_windows(display: Any, X: Any) -> list[tuple[Any, Region]]:
+    """The viewable top-level windows with their screen regions, bottom to top (``X``: python-xlib's
+    constants)."""
     shown = []
     for window in display.screen().root.query_tree().children:  # bottom to top
         if window.get_attributes().map_state != X.IsViewable:
@@ -488,32 +489,30 @@ def _x11_windows(display: Any) -> list[tuple[Any, Region]]:
     return shown
 
 
-def _x11_top(display: Any, px: int, py: int) -> Any:
+def _x11_top(display: Any, X: Any, px: int, py: int) -> Any:
     """The topmost viewable top-level window over (px, py), or None."""
-    over = [window for window, region in _x11_windows(display) if region.contains(px, py)]
+    over = [window for window, region in _x11_windows(display, X) if region.contains(px, py)]
     return over[-1] if over else None
 
 
-def _x11_top_id(display: Any, px: int, py: int) -> int | None:
+def _x11_top_id(display: Any, X: Any, px: int, py: int) -> int | None:
     """The id of :func:`_x11_top`'s window, or None."""
-    top = _x11_top(display, px, py)
+    top = _x11_top(display, X, px, py)
     return None if top is None else int(top.id)
 
 
-def _x11_program_at(display: Any, px: int, py: int) -> Path | None:
+def _x11_program_at(display: Any, X: Any, px: int, py: int) -> Path | None:
     """The program owning the topmost top-level window over (px, py) (X11; see :func:`_x11_owner`)."""
-    from Xlib import X
-
-    top = _x11_top(display, px, py)
+    top = _x11_top(display, X, px, py)
     if top is None:
         return None
     return _x11_owner(top, display.intern_atom("_NET_WM_PID"), X)
 
 
-def _x11_covered(display: Any, window: int, region: Region) -> bool | None:
+def _x11_covered(display: Any, X: Any, window: int, region: Region) -> bool | None:
     """Whether a viewable top-level window stacked above ``window`` overlaps ``region``; None when
     ``window`` is no longer shown."""
-    shown = _x11_windows(display)
+    shown = _x11_windows(display, X)
     ids = [int(w.id) for w, _ in shown]
     if window not in ids:
         return None
@@ -524,37 +523,30 @@ def _overlap(a: Region, b: Region) -> bool:
     return a.left < b.right and b.left < a.right and a.top < b.bottom and b.top < a.bottom
 
 
-def _x11_keys_to(display: Any, window: int) -> bool:
+def _x11_keys_to(display: Any, X: Any, window: int) -> bool:
     """Focus ``window`` (the program's own window inside a window manager's frame: the first with
     ``WM_STATE``) when the keyboard's focus is nowhere (None, PointerRoot or the root window)."""
-    from Xlib import X
-
     root = display.screen().root
     focus = display.get_input_focus().focus
     focused = focus if isinstance(focus, int) else int(focus.id)
     if focused not in (X.NONE, X.PointerRoot, int(root.id)):
         return False
-    target = _x11_client(display.create_resource_object("window", window), display.intern_atom("WM_STATE"))
+    state = display.intern_atom("WM_STATE")
+    target = _x11_marked(display.create_resource_object("window", window), X, state, X11_DEPTH)
+    target = target or display.create_resource_object("window", window)
     target.set_input_focus(X.RevertToParent, X.CurrentTime)
     display.sync()
     LOGGER.info("no window had the keyboard: given to window 0x%x, which shows the board", int(target.id))
     return True
 
 
-def _x11_client(window: Any, state: int) -> Any:
-    """``window`` or its first descendant a window manager marked as a program's (``WM_STATE``); with no
-    window manager, ``window`` itself."""
-    return _x11_marked(window, state, X11_DEPTH) or window
-
-
-def _x11_marked(window: Any, state: int, depth: int) -> Any:
-    """``window`` or its first descendant (``depth`` levels down) that has the property ``state``, or None."""
-    from Xlib import X
-
+def _x11_marked(window: Any, X: Any, state: int, depth: int) -> Any:
+    """``window`` or its first descendant (``depth`` levels down) that has the property ``state``, or None
+    (``WM_STATE``: the window a window manager marked as a program's, inside its frame)."""
     if window.get_full_property(state, X.AnyPropertyType) is not None:
         return window
     for child in window.query_tree().children if depth > 0 else []:
-        found = _x11_marked(child, state, depth - 1)
+        found = _x11_marked(child, X, state, depth - 1)
         if found is not None:
             return found
     return None
