@@ -18,10 +18,12 @@ games independent (the wait is not counted in game time).
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import logging
 import math
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -476,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     exit_on_sigterm()
+    if hasattr(faulthandler, "register"):  # a run that does not stop can be asked where it is: kill -USR1 PID
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     if args.verbose:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     report = run(

@@ -15,6 +15,8 @@ events. ``pyautogui`` needs a display when imported on Linux, so it is imported 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import os
 import signal
@@ -185,6 +187,20 @@ class InputBackend(Resource, ABC):
         tell (None: not known)."""
         return None
 
+    def window_at(self, x: int, y: int) -> int | None:
+        """An id of the top-level window that shows screen pixel (x, y), when this backend can tell."""
+        return None
+
+    def covered(self, window: int, region: Region) -> bool | None:
+        """Whether another window lies over ``window`` within ``region`` (a dialog over the board);
+        None when not known."""
+        return None
+
+    def keys_to(self, window: int) -> bool:
+        """When no window has the keyboard, give it to ``window`` (as a window manager would after a
+        dialog closes; else keys go nowhere); True when given. A window that has it keeps it."""
+        return False
+
     def press(self, key: str) -> None:
         """Press a key such as ``"F2"``."""
         self._ensure_open(InputError)
@@ -295,8 +311,11 @@ class PyAutoGuiInput(InputBackend):
 
     @contextmanager
     def _sending(self, what: str) -> Iterator[None]:
+        """Send through pyautogui's X connection with Ctrl-C held back (:func:`_interrupts_deferred`),
+        and its errors as minebot's."""
         try:
-            yield
+            with _interrupts_deferred():
+                yield
         except self._gui.FailSafeException as exc:
             raise AbortedError(
                 f"stopped by the pyautogui fail-safe (mouse in a screen corner) during {what}"
@@ -342,24 +361,51 @@ class PyAutoGuiInput(InputBackend):
         with self._sending(f"press {key}"):
             self._gui.hotkey(*key.lower().split("+"))
 
-    def program_at(self, x: int, y: int) -> Path | None:
-        """The program whose window shows (x, y): asked of the X server on Linux (:func:`_x11_owner`);
-        not known elsewhere, or when the window does not say."""
+    def _ask_x11(self, what: str, question: Callable[[Any, Any], Any]) -> Any:
+        """``question(display, X)`` on a connection of its own (:func:`_x11_connection`) on Linux's X11,
+        else None; None also when the X server cannot answer (a window gone meanwhile)."""
         x11 = _x11_module(self._gui)
         if x11 is None or not sys.platform.startswith("linux"):
             return None
         try:
-            return _x11_program_at(x11, int(x), int(y))
+            with _x11_connection(x11) as display:
+                return question(display, x11.X)
         except Exception as exc:  # python-xlib's errors, a process gone: not known
-            LOGGER.info("the program showing (%d, %d) is not known: %r", x, y, exc)
+            LOGGER.info("%s is not known: %r", what, exc)
             return None
+
+    def program_at(self, x: int, y: int) -> Path | None:
+        """The program whose window shows (x, y): asked of the X server on Linux (:func:`_x11_owner`);
+        not known elsewhere, or when the window does not say."""
+        return self._ask_x11(
+            f"the program showing ({x}, {y})", lambda display, X: _x11_program_at(display, X, int(x), int(y))
+        )
+
+    def window_at(self, x: int, y: int) -> int | None:
+        """The topmost top-level window over (x, y), asked of the X server (Linux)."""
+        return self._ask_x11(
+            f"the window at ({x}, {y})", lambda display, X: _x11_top_id(display, X, int(x), int(y))
+        )
+
+    def covered(self, window: int, region: Region) -> bool | None:
+        """Whether a window stacked above ``window`` overlaps ``region`` (X11 on Linux)."""
+        return self._ask_x11(
+            "what lies over the board", lambda display, X: _x11_covered(display, X, window, region)
+        )
+
+    def keys_to(self, window: int) -> bool:
+        """Give the keyboard to ``window`` (or the program's window inside it) when none has it (X11)."""
+        return bool(
+            self._ask_x11("the keyboard's window", lambda display, X: _x11_keys_to(display, X, window))
+        )
 
     @property
     def holds_screen(self) -> bool:  # type: ignore[override]
         """On X11 (32-bit pixels): the server is grabbed while the pixels are checked and the click sent."""
         if self._x11 is False:
             module = _x11_module(self._gui)
-            usable = module is not None and _x11_pixels(module, Region(0, 0, 1, 1)) is not None
+            with _interrupts_deferred():  # a round trip on pyautogui's connection
+                usable = module is not None and _x11_pixels(module, Region(0, 0, 1, 1)) is not None
             self._x11 = module if usable else None
         return self._x11 is not None
 
@@ -412,20 +458,98 @@ def _x11_owner(window: Any, atom: int, x: Any, depth: int = X11_DEPTH) -> Path |
     return None
 
 
-def _x11_program_at(x11: Any, px: int, py: int) -> Path | None:
-    """The program owning the topmost top-level window over (px, py) (X11; see :func:`_x11_owner`)."""
-    display = x11._display
-    root = display.screen().root
-    top = None
-    for window in root.query_tree().children:  # bottom to top
-        if window.get_attributes().map_state != x11.X.IsViewable:
+@contextmanager
+def _x11_connection(x11: Any) -> Iterator[Any]:
+    """A python-xlib connection of its own to the X server (``$DISPLAY``), closed when the block ends.
+
+    Questions about windows (which program shows the board, what lies over it, who has the keyboard)
+    never go through pyautogui's connection, which sends the clicks: a Ctrl-C that lands in the middle
+    of a python-xlib request leaves its connection marked busy, and every later request on it waits
+    forever. python-xlib comes with pyautogui on Linux (``x11`` is pyautogui's module using it: minebot
+    neither imports nor declares python-xlib itself); its warning about an empty ``~/.Xauthority``
+    (printed, once per connection) is kept out of the output.
+    """
+    with contextlib.redirect_stdout(io.StringIO()):
+        display = type(x11._display)()  # python-xlib's Display class, as pyautogui loaded it
+    try:
+        yield display
+    finally:
+        display.close()
+
+
+def _x11_windows(display: Any, X: Any) -> list[tuple[Any, Region]]:
+    """The viewable top-level windows with their screen regions, bottom to top (``X``: python-xlib's
+    constants)."""
+    shown = []
+    for window in display.screen().root.query_tree().children:  # bottom to top
+        if window.get_attributes().map_state != X.IsViewable:
             continue
         g = window.get_geometry()
-        if g.x <= px < g.x + g.width and g.y <= py < g.y + g.height:
-            top = window
+        shown.append((window, Region(g.x, g.y, max(1, g.width), max(1, g.height))))
+    return shown
+
+
+def _x11_top(display: Any, X: Any, px: int, py: int) -> Any:
+    """The topmost viewable top-level window over (px, py), or None."""
+    over = [window for window, region in _x11_windows(display, X) if region.contains(px, py)]
+    return over[-1] if over else None
+
+
+def _x11_top_id(display: Any, X: Any, px: int, py: int) -> int | None:
+    """The id of :func:`_x11_top`'s window, or None."""
+    top = _x11_top(display, X, px, py)
+    return None if top is None else int(top.id)
+
+
+def _x11_program_at(display: Any, X: Any, px: int, py: int) -> Path | None:
+    """The program owning the topmost top-level window over (px, py) (X11; see :func:`_x11_owner`)."""
+    top = _x11_top(display, X, px, py)
     if top is None:
         return None
-    return _x11_owner(top, display.intern_atom("_NET_WM_PID"), x11.X)
+    return _x11_owner(top, display.intern_atom("_NET_WM_PID"), X)
+
+
+def _x11_covered(display: Any, X: Any, window: int, region: Region) -> bool | None:
+    """Whether a viewable top-level window stacked above ``window`` overlaps ``region``; None when
+    ``window`` is no longer shown."""
+    shown = _x11_windows(display, X)
+    ids = [int(w.id) for w, _ in shown]
+    if window not in ids:
+        return None
+    return any(_overlap(r, region) for _, r in shown[ids.index(window) + 1 :])
+
+
+def _overlap(a: Region, b: Region) -> bool:
+    return a.left < b.right and b.left < a.right and a.top < b.bottom and b.top < a.bottom
+
+
+def _x11_keys_to(display: Any, X: Any, window: int) -> bool:
+    """Focus ``window`` (the program's own window inside a window manager's frame: the first with
+    ``WM_STATE``) when the keyboard's focus is nowhere (None, PointerRoot or the root window)."""
+    root = display.screen().root
+    focus = display.get_input_focus().focus
+    focused = focus if isinstance(focus, int) else int(focus.id)
+    if focused not in (X.NONE, X.PointerRoot, int(root.id)):
+        return False
+    state = display.intern_atom("WM_STATE")
+    target = _x11_marked(display.create_resource_object("window", window), X, state, X11_DEPTH)
+    target = target or display.create_resource_object("window", window)
+    target.set_input_focus(X.RevertToParent, X.CurrentTime)
+    display.sync()
+    LOGGER.info("no window had the keyboard: given to window 0x%x, which shows the board", int(target.id))
+    return True
+
+
+def _x11_marked(window: Any, X: Any, state: int, depth: int) -> Any:
+    """``window`` or its first descendant (``depth`` levels down) that has the property ``state``, or None
+    (``WM_STATE``: the window a window manager marked as a program's, inside its frame)."""
+    if window.get_full_property(state, X.AnyPropertyType) is not None:
+        return window
+    for child in window.query_tree().children if depth > 0 else []:
+        found = _x11_marked(child, X, state, depth - 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _x11_module(gui: Any) -> Any:
@@ -545,18 +669,27 @@ def _held_click(
 @contextmanager
 def _interrupts_deferred() -> Iterator[None]:
     """Hold Ctrl-C back until the block ends (main thread only): a grabbed X server is always let go,
-    and no half-sent request is left on the connection."""
+    and no half-sent request is left on the connection. A Ctrl-C held back is raised as the block ends,
+    also when the block raised something else (it is never lost: the run must stop); a second Ctrl-C
+    while one is held back ends the process at once (the X server lets a dead client's grab go)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+
+    def hold(number: int, frame: object) -> None:
+        if caught:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        caught.append(number)
+
+    previous = signal.signal(signal.SIGINT, hold)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
+        if caught:
+            raise KeyboardInterrupt
 
 
 def _import_pyautogui() -> Any:

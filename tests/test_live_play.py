@@ -6,6 +6,7 @@ no click outside the board, and no process left behind. On the clients with an e
 (xbomb, ace, JSMinesweeper) the bot's account of each game is also compared with the client's own.
 """
 
+import contextlib
 import json
 import signal
 import subprocess
@@ -74,6 +75,29 @@ def stop(run: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             run.kill()
             run.wait()
+
+
+def signal_state(pid: int) -> str:
+    """Each thread's blocked, ignored and pending signals (Linux), as masks."""
+    lines = []
+    for status in sorted(Path(f"/proc/{pid}/task").glob("*/status")):
+        with contextlib.suppress(OSError):
+            fields = [f for f in status.read_text().splitlines() if f.startswith(("Name", "Sig", "ShdPnd"))]
+            lines.append(f"{status.parent.name}: " + " | ".join(fields))
+    return "\n".join(lines)
+
+
+def where_it_is(run: subprocess.Popen) -> str:
+    """The stacks of a live_bench run that did not stop (it dumps them on SIGUSR1), then its output."""
+    run.send_signal(signal.SIGUSR1)
+    time.sleep(2)
+    run.terminate()
+    try:
+        out, _ = run.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        out, _ = run.communicate()
+    return out[-6000:]
 
 
 def assert_games_finished(report: dict, run: subprocess.CompletedProcess) -> None:
@@ -168,7 +192,10 @@ def test_ctrl_c_stops_the_run_cleanly(tmp_path):
     try:
         time.sleep(8)  # the client is up and games are being played
         run.send_signal(signal.SIGINT)
-        out, _ = run.communicate(timeout=60)
+        try:
+            out, _ = run.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # say where it is and how its signals stand, for the next look
+            pytest.fail(f"no stop 60 s after Ctrl-C: {signal_state(run.pid)}\n{where_it_is(run)}")
     finally:
         stop(run)
     assert run.returncode == 130, out

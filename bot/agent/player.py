@@ -333,6 +333,10 @@ class Player:
         """Whether the game on screen was started by minebot (a new game: no flag on it at the start)."""
         self._browsers: dict[Path | None, bool | None] = {}
         """Whether each program that showed the board is a web browser (see :meth:`_browser`)."""
+        self._window: int | None = None
+        """The window that showed the board as this game started, when the input backend can tell."""
+        self._escaped = False
+        """Whether Escape was pressed for a board that could not be read, during this new game."""
         self._started = clock()
 
     # -- locating ---------------------------------------------------------------------------------
@@ -1157,6 +1161,7 @@ class Player:
                     self.options.cover_wait,
                 )
                 warned = True
+                self._close_window_over_board()
             self.sleep(self.options.cover_poll)
 
     def _move_ring_out(self) -> None:
@@ -1460,6 +1465,7 @@ class Player:
 
     def _play(self, result: GameResult) -> None:
         assert self.geometry is not None
+        self._window = self.mouse.window_at(*self.geometry.cell_center((0, 0)))
         self._reach = np.zeros((self.geometry.rows, self.geometry.cols), dtype=bool)
         self._run_in = None
         self._flagged = np.zeros_like(self._reach)
@@ -1691,7 +1697,7 @@ class Player:
             self.mouse.click(face.left + face.width // 2, face.top + face.height // 2)
             self._park()  # a pointer resting on the button may draw over the board (JSMinesweeper's tooltip)
         elif way.way in NEW_GAME_KEYS:
-            self.mouse.press(way.way)
+            self._press(way.way)
         elif way.way == "restart":
             if self.restart is None:
                 raise MinebotError(
@@ -1782,11 +1788,11 @@ class Player:
         if self.skin is None or self.geometry is None:
             self._new_game_unseen()
             return
-        self._close_dialog()
         tried = []
+        self._escaped = False
         ways, left_out = self._new_game_ways()
         for way in ways:
-            before = self._board_now()
+            before = self._close_dialog()  # before each way: a client may open one late (a loaded machine)
             try:
                 self._start(way)
             except AbortedError:
@@ -1814,17 +1820,52 @@ class Player:
             "say how with --new-game face|F2|ctrl+r|ctrl+n|restart|click:DX,DY"
         )
 
-    def _close_dialog(self) -> None:
-        """A board no longer readable as a game ended is most often under a dialog (GNOME Mines' high
-        scores, winmine's fastest time): Escape, every toolkit's key to close one, is pressed once and
-        the board waited for (``settle_timeout``) before a new game is asked for."""
-        if self._board_now() is not None:
-            return
+    def _close_dialog(self) -> Board | None:
+        """The board on screen (None: it cannot be read), after closing a dialog over it.
+
+        A board no longer readable as a game ended is most often under a dialog (GNOME Mines' high
+        scores, winmine's fastest time, KMines' "Reset the game?"): Escape, every toolkit's key to close
+        one, is pressed and the board waited for (``settle_timeout``). Where the input backend knows the
+        windows (X11), only when another window lies over the board (:meth:`_close_window_over_board`):
+        Escape quits some clients (xdemineur); elsewhere, whenever the board cannot be read."""
+        board = self._board_now()
+        if board is not None:
+            return board
+        over = self._over_board()
+        if over is False or (over is None and self._escaped):
+            return None
+        self._escaped = True
         LOGGER.info("the board cannot be read as the game ended (a dialog over it?): Escape")
-        self.mouse.press("escape")
+        self._press("escape")
         deadline = self.clock() + self.options.settle_timeout
-        while self._board_now() is None and self.clock() < deadline:
+        while (board := self._board_now()) is None and self.clock() < deadline:
             self.sleep(0.05)
+        return board
+
+    def _over_board(self) -> bool | None:
+        """Whether another window lies over the board (None: not known)."""
+        if self._window is None or self.geometry is None:
+            return None
+        return self.mouse.covered(self._window, self.geometry.region())
+
+    def _close_window_over_board(self) -> None:
+        """Press Escape when another window lies over the board (a dialog the client opened as the game
+        ended: KMines asks "Reset the game?" over a lost board and shows its high scores over a won one,
+        both taking every key and click until closed), so that the board can be read again."""
+        if self._over_board():
+            LOGGER.info("a window lies over the board (a dialog?): Escape")
+            self._press("escape")
+
+    def _press(self, key: str) -> None:
+        """Press ``key``; when no window has the keyboard (a dialog closed with no window manager to
+        give it back), it is first given to the window over the board's centre, so the key is not lost."""
+        assert self.geometry is not None
+        window = self.mouse.window_at(
+            *self.geometry.cell_center((self.geometry.rows // 2, self.geometry.cols // 2))
+        )
+        if window is not None:
+            self.mouse.keys_to(window)
+        self.mouse.press(key)
 
     def _new_game_unseen(self) -> None:
         """A new game when the board was never found: only a restart of the client can give one."""
