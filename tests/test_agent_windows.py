@@ -94,18 +94,8 @@ def test_the_x_server_says_which_window_shows_the_board_and_gives_it_the_keyboar
     """On X11 (xdemineur under Xvfb, no window manager): the window at a point of its board, nothing
     over it, none at an empty point; the keyboard, which no window has at first, is given to it, and a
     window that has it keeps it (nothing is taken from a window that has the keyboard)."""
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
+    from xlive import run_beside_xdemineur
 
-    from harness.realclients import ClientUnavailableError, VirtualDisplay, find_program
-
-    try:
-        xdemineur = find_program("xdemineur")
-    except ClientUnavailableError:
-        pytest.skip("xdemineur or Xvfb is not installed")
-    root = Path(__file__).resolve().parent.parent
     script = (
         "from bot.geometry import Region\n"
         "from bot.input import PyAutoGuiInput\n"
@@ -115,16 +105,6 @@ def test_the_x_server_says_which_window_shows_the_board_and_gives_it_the_keyboar
         "given = mouse.keys_to(window), mouse.keys_to(window)\n"
         "print(window is not None, over, mouse.window_at(1000, 700), *given)\n"
     )
-    with VirtualDisplay(1100, 800) as display:
-        client = subprocess.Popen([xdemineur], env=display.env, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(2)
-            env = dict(display.env, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-            run = subprocess.run(
-                [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60, cwd=root
-            )
-        finally:
-            client.kill()
-            client.wait()
+    run = run_beside_xdemineur(script)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[-1].split() == ["True", "False", "None", "True", "False"], run.stdout

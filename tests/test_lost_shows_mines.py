@@ -81,15 +81,8 @@ def test_a_skinless_lost_reading_is_kept_when_it_shows_every_mine_or_the_count_i
     ],
 )
 def test_more_flags_than_mines_is_refused_naming_a_flag(monkeypatch, text, mines, cell):
-    geometry = _reading_of(monkeypatch, text)
-    image = np.zeros((64, 64, 3), np.uint8)
-    assert (found := flags_beyond_mines(Board.from_text(text, mines=mines))) is None or found[0] == cell
-    if cell is None:
-        assert read_board(image, geometry, generic_skin(), mines=mines).board.mines == mines
-        return
-    with pytest.raises(RecognitionError, match=rf"flags on a board of {mines} mines") as refused:
-        read_board(image, geometry, generic_skin(), mines=mines)
-    assert refused.value.cell == cell
+    message = rf"flags on a board of {mines} mines"
+    _refused_by_count(monkeypatch, flags_beyond_mines, text, mines, cell, message)
 
 
 @pytest.mark.parametrize(
@@ -102,13 +95,19 @@ def test_more_flags_than_mines_is_refused_naming_a_flag(monkeypatch, text, mines
     ],
 )
 def test_fewer_places_for_mines_than_mines_is_refused(monkeypatch, text, mines, cell):
+    _refused_by_count(monkeypatch, too_few_places, text, mines, cell, rf"holds {mines} mines but shows only")
+
+
+def _refused_by_count(monkeypatch, rule, text: str, mines: int, cell, message: str) -> None:
+    """``rule`` names ``cell`` (or nothing) on ``text`` holding ``mines``, and the skinless reading of it
+    is refused there with ``message`` (or read)."""
     geometry = _reading_of(monkeypatch, text)
     image = np.zeros((64, 64, 3), np.uint8)
-    found = too_few_places(Board.from_text(text, mines=mines))
+    found = rule(Board.from_text(text, mines=mines))
     assert (found and found[0]) == cell
     if cell is None:
         assert read_board(image, geometry, generic_skin(), mines=mines).board.mines == mines
         return
-    with pytest.raises(RecognitionError, match=rf"holds {mines} mines but shows only") as refused:
+    with pytest.raises(RecognitionError, match=message) as refused:
         read_board(image, geometry, generic_skin(), mines=mines)
     assert refused.value.cell == cell

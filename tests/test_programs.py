@@ -1,17 +1,11 @@
 """Whether the program showing the board is a web browser, by the system's desktop entries."""
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from xlive import run_beside_xdemineur
 
 from bot.agent.programs import web_browser
-from harness.realclients import ClientUnavailableError, VirtualDisplay, find_program
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def entry(folder: Path, name: str, text: str) -> None:
@@ -48,26 +42,12 @@ def test_a_program_is_matched_by_the_file_its_path_links_to(tmp_path):
 def test_the_program_showing_a_window_is_known_on_x11():
     """The X server says which program shows a point of the screen: xdemineur (a plain Xlib program that
     gives no process id, named by its window's class), and nothing where no window is."""
-    try:
-        xdemineur = find_program("xdemineur")
-    except ClientUnavailableError:
-        pytest.skip("xdemineur or Xvfb is not installed")
     script = (
         "from bot.input import PyAutoGuiInput\n"
         "mouse = PyAutoGuiInput()\n"
         "print(mouse.program_at(20, 40), mouse.program_at(1000, 700))\n"
     )
-    with VirtualDisplay(1100, 800) as display:
-        client = subprocess.Popen([xdemineur], env=display.env, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(2)
-            env = dict(display.env, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-            run = subprocess.run(
-                [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60, cwd=ROOT
-            )
-        finally:
-            client.kill()
-            client.wait()
+    run = run_beside_xdemineur(script)
     assert run.returncode == 0, run.stderr
     shown, nothing = run.stdout.splitlines()[-1].split()  # python-xlib may warn on stdout first
     assert Path(shown).name == "xdemineur" and nothing == "None"
