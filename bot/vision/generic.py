@@ -1390,9 +1390,14 @@ def _one_covered_look(
     return [f for f in fits if sum(f[0]) == least] if least else fits
 
 
+def _on_covered(g: Group, covered: tuple[bool, ...]) -> bool:
+    """Whether a group sits on a covered tile: bevelled like one, or of (or on) a kind taken as covered."""
+    return g.raised or (g.kind is not None and covered[g.kind])
+
+
 def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     """A glyph group's state given which kinds are covered; None when it cannot be named."""
-    on_covered = g.raised or (g.kind is not None and covered[g.kind])
+    on_covered = _on_covered(g, covered)
     if g.shape == Shape.CROSS:
         return Cell.WRONG_FLAG
     if g.shape == Shape.MINE:
@@ -1449,7 +1454,7 @@ def _claim_mines(
             claimed.append(i)
     mines = [groups[i].glyph for i in claimed if groups[i].glyph is not None]
     shown = [g.glyph for g in groups if g.shape == Shape.MINE and g.glyph is not None]
-    on_covered = [g.raised or (g.kind is not None and covered[g.kind]) for g in groups]
+    on_covered = [_on_covered(g, covered) for g in groups]
     unlost = _none_went_off(groups, on_covered, covered)
     marks = []
     for i, g in enumerate(groups):
@@ -1652,7 +1657,7 @@ def _name_digits(
                 g.shape == Shape.MINE
                 and g.digit_too
                 and s == Cell.MINE
-                and not (g.raised or (g.kind is not None and covered[g.kind]))
+                and not _on_covered(g, covered)
                 and g.costs.min() <= CLEAR_DIGIT  # a poor digit fit: a mine drawn otherwise, or crossed out
             )
         )
