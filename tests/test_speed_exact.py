@@ -22,7 +22,8 @@ REAL = Path(__file__).parent / "data" / "real"
 
 
 def _every_step_weighed(profile: np.ndarray, start: float, pitch: float, count: int) -> tuple[float, ...]:
-    """:func:`uneven_shifts` as it was: every cell weighed at every step before any is ruled out."""
+    """:func:`uneven_shifts` as it was: every cell weighed at every step before any is ruled out (the
+    runs then kept as it keeps them, :func:`generic.drifting_runs`)."""
     reach = max(2, math.floor(pitch * generic.UNEVEN_REACH))
     if count < generic.MIN_SIDE or pitch < 2 * reach:
         return ()
@@ -38,15 +39,7 @@ def _every_step_weighed(profile: np.ndarray, start: float, pitch: float, count: 
     spread = float(np.abs(stretches[even] - reference.mean()).mean())
     clear = misfit[best, np.arange(count)] < generic.UNEVEN_FIT * misfit[even]
     moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > generic.UNEVEN_MISFIT * spread)
-    shifts = np.where(moved, found, 0.0)
-    step = max(2, math.ceil(pitch * generic.UNEVEN_STEP))
-    kept = ~moved
-    for order in (range(1, count), range(count - 2, -1, -1)):
-        for i in order:
-            j = i - 1 if order.step == 1 else i + 1
-            kept[i] |= kept[j] and abs(shifts[i] - shifts[j]) <= step
-    shifts = np.where(kept, shifts, 0.0)
-    return tuple(float(v) for v in shifts) if shifts.any() else ()
+    return generic.drifting_runs(np.where(moved, found, 0.0), pitch)  # the chain walk, unchanged
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -376,12 +376,19 @@ def uneven_shifts(profile: np.ndarray, start: float, pitch: float, count: int) -
         found = steps[best]
         clear = misfit[best, np.arange(len(misfits))] < UNEVEN_FIT * misfit_even[misfits]
         shifts[misfits] = np.where((np.abs(found) >= 1.0) & clear, found, 0.0)
-    moved = shifts != 0.0
-    if not moved.any():
-        return ()
+    return drifting_runs(shifts, pitch)
+
+
+def drifting_runs(shifts: np.ndarray, pitch: float) -> tuple[float, ...]:
+    """``shifts`` (one per cell, 0 for a cell on the pitch) less those of moved cells not reached from an
+    unmoved one by a chain of neighbours, each within :data:`UNEVEN_STEP` of the next: a run drifting
+    off a pixel at a time is kept, a cell far off its neighbours put back on the pitch; an empty tuple
+    when none is left moved."""
+    if not shifts.any():
+        return ()  # nothing moved: no chain to walk
     step = max(2, math.ceil(pitch * UNEVEN_STEP))
-    kept = ~moved  # a moved cell is kept only by a chain of neighbours, each within a step, to one unmoved
-    for order in (range(1, count), range(count - 2, -1, -1)):
+    kept = shifts == 0.0
+    for order in (range(1, len(shifts)), range(len(shifts) - 2, -1, -1)):
         for i in order:
             j = i - 1 if order.step == 1 else i + 1
             kept[i] |= kept[j] and abs(shifts[i] - shifts[j]) <= step
