@@ -280,6 +280,13 @@ calibration tests leave out. ``glossy``: small tiles told apart by shading alone
 flat, one grey), bold digits; a skin calibrated from it finds no board (open)."""
 
 
+def _ring_colour(image: np.ndarray) -> np.ndarray:
+    """The most common colour on a crop's outermost ring of pixels: the ground a cell is drawn on."""
+    ring = np.concatenate([image[0], image[-1], image[1:-1, 0], image[1:-1, -1]])
+    colours, counts = np.unique(ring, axis=0, return_counts=True)
+    return colours[int(np.argmax(counts))]
+
+
 def real_look(name: str) -> Look:
     """A look assembled from the real cell crops in ``../shared/realdata`` (skip the test if absent).
 
@@ -321,7 +328,7 @@ def real_look(name: str) -> Look:
                 tile[0, : size - 1] = tile[: size - 1, 0] = 255
             else:
                 tile = np.empty((size, size, 3), np.uint8)
-                tile[:] = image[-1, -1]
+                tile[:] = _ring_colour(image)  # the cell's ground (a cross's ends reach the crop's corner)
                 tile[0, :] = tile[:, 0] = 128
             tile[1 : crop + 1, 1 : crop + 1] = image
             return tile

@@ -605,3 +605,49 @@ def test_a_hole_that_overturns_the_plain_best_is_not_decided_by_the_bold_view_in
         [[[0.38, 0.40, 0.30, 0.40, 0.13, 0.19, 0.53, 0.32], [0.30, 0.40, 0.22, 0.40, 0.05, 0.19, 0.45, 0.32]]]
     )
     assert settle_digits(board, [np.array([4])], costs, [False], None, raw, sure).states == [5]
+
+
+def _line_ink(n: int, ends: list[tuple[tuple[int, int], tuple[int, int]]], width: int = 2) -> np.ndarray:
+    """An ``n`` x ``n`` ink map (float32, 0-1) of straight strokes between the given (x, y) ends."""
+    canvas = np.zeros((n, n), np.uint8)
+    for a, b in ends:
+        cv2.line(canvas, a, b, 255, width)
+    return (canvas / 255).astype(np.float32)
+
+
+@pytest.mark.parametrize(("inset", "shift"), [(0, 0), (3, 0), (2, 2), (4, -3)])
+def test_a_cross_is_a_cross_wherever_its_corners_are(inset, shift):
+    """A cross drawn corner to corner of a box inset from the cell's corners, or off its centre (a
+    client's wrong flag over a smaller mine; a glyph placed a few pixels up and left), is a cross."""
+    from bot.vision.generic import is_cross
+
+    n, lo = 24, inset + max(shift, 0)
+    hi = n - 1 - inset + min(shift, 0)
+    assert is_cross(_line_ink(n, [((lo, lo), (hi, hi)), ((lo, hi), (hi, lo))]))
+
+
+def test_a_mine_a_bar_or_half_a_cross_is_no_cross():
+    from bot.vision.generic import is_cross
+
+    n = 24
+    spikes = _line_ink(n, [((12, 2), (12, 21)), ((2, 12), (21, 12))], width=3)  # a mine's four spikes
+    cv2.circle(spikes, (12, 12), 6, 1.0, -1)
+    assert not is_cross(spikes)
+    assert not is_cross(_line_ink(n, [((4, 12), (19, 12))], width=3))  # a bar
+    assert not is_cross(_line_ink(n, [((3, 3), (20, 20))]))  # one diagonal
+    frame = _line_ink(n, [((3, 3), (20, 3)), ((20, 3), (20, 20)), ((20, 20), (3, 20)), ((3, 20), (3, 3))])
+    assert not is_cross(frame)  # a box outline: ink at the corners, but beside them too
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+@pytest.mark.parametrize("seed", [1, 3])
+def test_minesweeper_x_125_lost_boards_read_exactly(seed, scale):
+    """Minesweeper X (125%) from real crops: lost boards, an exploded mine and wrong flags (a mine under
+    a red cross drawn from the crop's corner, the glyph a few pixels off its cell's centre)."""
+    import styles
+
+    look = styles.real_look("msx125")
+    board = styles.fit_board(styles.mid_game(16, 30, 99, seed=seed, lost=True), look)
+    assert (board.cells == Cell.WRONG_FLAG).any()
+    image, _ = styles.screenshot(board, look, scale)
+    assert read_screen(image, "generic", mines=99).board.to_text() == board.to_text()

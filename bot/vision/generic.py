@@ -898,10 +898,28 @@ def _squared(solid: np.ndarray) -> np.ndarray | None:
     return cv2.resize(cut, (16, 16), interpolation=cv2.INTER_AREA) >= 128
 
 
+def _own_box(ink: np.ndarray) -> np.ndarray:
+    """``ink`` (a square ``(n, n)`` map) cut to the bounding box of its solid part and stretched back
+    to ``n`` x ``n``, when that box is roughly square and large (else ``ink`` as it is)."""
+    solid = ink >= 0.5
+    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    n = len(ink)
+    if len(rows) == 0:
+        return ink
+    height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    if min(height, width) < 0.4 * n or not 0.7 <= width / height <= 1.45 or (height, width) == (n, n):
+        return ink
+    cut = np.ascontiguousarray(ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1], dtype=np.float32)
+    return cv2.resize(cut, (n, n), interpolation=cv2.INTER_LINEAR).astype(ink.dtype)
+
+
 def is_cross(ink: np.ndarray) -> bool:
     """Thin ink along all four corner ends of both diagonals: on each diagonal point, with little ink
     three tenths of the cell beside it, and on through the middle (a mine's spikes reach the middle of
-    the edges, a digit's bars run along an edge, a cross's strokes run corner to corner)."""
+    the edges, a digit's bars run along an edge, a cross's strokes run corner to corner). Judged in
+    the ink's own box (:func:`_own_box`): a client may draw its cross inset from the cell's corners,
+    or off its centre."""
+    ink = _own_box(ink)
     grown = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     n = len(ink)
     near = np.clip((np.linspace(0.03, 0.15, 5) * n).astype(int), 0, n - 1)
