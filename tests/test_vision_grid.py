@@ -318,3 +318,15 @@ def test_columns_of_glyphs_between_weak_lines_are_the_boards(look, scale, seed):
     board = fit_board(mid_game(12, 20, 62, seed=seed, opened=0.4, lost=seed % 2 == 1), look)
     image, truth = screenshot(board, look, scale)
     assert_exact(find_grid(image).geometry, truth)
+
+
+def test_a_board_found_in_parts_on_one_lattice_is_one_board():
+    """ace-minesweeper's board with flags at a display scale of 1.25 (nearest): its covered cells are
+    found as one board and its flags as another (the opened cells between them, parted by faint dotted
+    lines, hold no faces), and its repeated tiles as a third spanning both; all on one lattice, they
+    are one board (read linearly scaled, a fourth on another lattice still keeps them apart)."""
+    png = REAL / "ace-minesweeper" / "board_flags.png"
+    image = cv2.resize(cv2.imread(str(png)), None, fx=1.25, fy=1.25, interpolation=cv2.INTER_NEAREST)
+    t = _truth(png)
+    truth = Geometry(t.left * 1.25, t.top * 1.25, t.pitch_x * 1.25, t.pitch_y * 1.25, t.rows, t.cols)
+    assert_exact(find_grid(image).geometry, truth)

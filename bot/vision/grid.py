@@ -1072,13 +1072,18 @@ def _held(geometry: Geometry, faces: Boxes, group: np.ndarray) -> int:
 
 
 def _add_fit(fits: list[GridFit], fit: GridFit, shape: tuple[int, ...]) -> None:
-    """Add a board to ``fits``: joined with the one board it overlaps on the same lattice (two parts of
-    one board), dropped when it overlaps others, else added."""
+    """Add a board to ``fits``: joined with the boards it overlaps when they are all on its lattice (parts
+    of one board: a mostly opened board's covered cells and its flags, found apart, and the board its
+    repeated tiles span), dropped when it overlaps any other, else added."""
     overlapping = [i for i, f in enumerate(fits) if _overlap(fit.geometry, f.geometry)]
-    if len(overlapping) == 1 and _same_lattice(fits[overlapping[0]].geometry, fit.geometry):
-        union = _union(fits[overlapping[0]], fit)
+    if overlapping and all(_same_lattice(fits[i].geometry, fit.geometry) for i in overlapping):
+        union = fit
+        for i in overlapping:
+            union = _union(fits[i], union)
         h, w = shape[:2]
         fits[overlapping[0]] = replace(union, geometry=_within(union.geometry, w, h))
+        for i in reversed(overlapping[1:]):
+            del fits[i]
     elif not overlapping:
         fits.append(fit)
 
