@@ -537,3 +537,28 @@ def test_xbomb_lost_board_with_flags_names_the_mine_that_went_off_only_with_the_
     model = GenericModel()
     model.last = np.where(np.isin(truth.cells, (10, 13)), 10, 9).ravel().astype(np.int16)
     assert (read_cells(image, geometry, model).states == truth.cells).all()
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5])
+def test_feet_run_on_into_covered_cells_are_never_flags_at_a_display_scale(scale):
+    """xbomb's 1s run their feet into the covered cells below. Linearly scaled (a display scale), their
+    blended edges escape the repair that paints such ink over, and the feet were read as three flags;
+    a flag's ink reaches its cell's middle, ink along an edge alone does not: refused, naming a foot."""
+    from bot.errors import RecognitionError
+    from bot.vision.read import read_screen
+
+    image, _, _ = _real("xbomb/live/three_under_a_foot.png")
+    scaled = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    with pytest.raises(RecognitionError) as refused:
+        read_screen(scaled, "auto", mines=99)
+    assert refused.value.cell in {(2, 0), (4, 2), (5, 3)}
+
+
+def test_ink_along_an_edge_does_not_reach_the_middle():
+    from bot.vision.generic import reaches_middle
+
+    ink = np.zeros((24, 24), np.float32)
+    ink[0:4, 8:14] = 1.0  # a foot along the top edge
+    assert not reaches_middle(ink)
+    ink[6:20, 9:12] = 1.0  # a pole down through the middle
+    assert reaches_middle(ink)

@@ -265,6 +265,9 @@ class Group:
     """The only glyph look on its kind, a kind framed apart from the others and the glyph nearer it
     (:func:`_separation`): on a covered kind, that kind's flag whatever its ink."""
     why: str = ""
+    central: bool = True
+    """Its ink reaches the middle third of its cells both ways (:func:`reaches_middle`): a flag does, as
+    does any glyph drawn in its cell; a neighbour's glyph running on over an edge does not."""
     fill: np.ndarray | None = None
     """Its tile's own background (:func:`dominant_colour` of its inner ring), found once per group."""
     slope: float | None = None
@@ -983,6 +986,18 @@ def holes_counted(shape: GlyphShape, distances: np.ndarray, extra_holes: bool = 
     return distances
 
 
+def reaches_middle(ink: np.ndarray) -> bool:
+    """Whether the solid ink's bounding box overlaps the middle third of the ``(n, n)`` map both ways."""
+    solid = ink >= 0.5
+    n = len(ink)
+    lo, hi = n / 3, 2 * n / 3
+    for along in (solid.any(axis=1), solid.any(axis=0)):
+        at = np.nonzero(along)[0]
+        if not len(at) or at[-1] < lo or at[0] >= hi:
+            return False
+    return True
+
+
 def shape_of(
     group: Group,
     base: np.ndarray | None,
@@ -1000,6 +1015,7 @@ def shape_of(
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
         return
+    group.central = reaches_middle(ink)
     shape = glyph_shape(ink)
     assert shape is not None
     if group.unseen:  # a neighbour's ink painted over a side: the glyph may go on under it
@@ -1026,6 +1042,8 @@ def shape_of(
         group.digit_too = best <= DIGIT_LOOSE
     else:
         group.shape, group.why = Shape.MARK, f"no digit (nearest {group.digit} at {best:.2f})"
+    if not group.central:
+        group.why += ", its ink along an edge only (a neighbour's glyph run on over it?)"
 
 
 # -- naming ------------------------------------------------------------------------------------------
@@ -1433,6 +1451,7 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
     if (
         on_covered
         and framed
+        and g.central  # ink along an edge alone is a neighbour's glyph run on, painted over or not
         and g.shape in (Shape.MARK, Shape.DIGIT)
         and (g.raised or g.dithered or g.colours or g.alone)
     ):
