@@ -330,3 +330,17 @@ def test_a_board_found_in_parts_on_one_lattice_is_one_board():
     t = _truth(png)
     truth = Geometry(t.left * 1.25, t.top * 1.25, t.pitch_x * 1.25, t.pitch_y * 1.25, t.rows, t.cols)
     assert_exact(find_grid(image).geometry, truth)
+
+
+def test_a_refit_that_leaves_no_face_on_its_lattice_is_no_crash():
+    """xbomb's board alone, linearly scaled by 1.1: a group of faces whose first fit leaves none of them
+    within a fifth of a pitch of its line (the refit once raised ValueError on an empty array); the
+    screenshot is read or refused, as any other (here refused: feet run on over edges, see
+    test_vision_xbomb)."""
+    from bot.errors import MinebotError
+    from bot.vision.read import read_screen
+
+    image = cv2.imread(str(REAL / "xbomb" / "live" / "black_four.png"))
+    scaled = cv2.resize(image, None, fx=1.1, fy=1.1, interpolation=cv2.INTER_LINEAR)
+    with pytest.raises(MinebotError, match="cannot be named"):
+        read_screen(scaled, "auto", mines=99)

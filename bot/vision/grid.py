@@ -359,7 +359,7 @@ def _fit_axis(
     slope, offset = pitch, float(np.median(centres - index * pitch))
     for _ in range(3):
         used = np.unique(kinds[keep])
-        if np.ptp(index[keep]) < 1:
+        if keep.sum() < 2 or np.ptp(index[keep]) < 1:  # a refit may leave no face near its line
             break
         design = np.zeros((int(keep.sum()), 1 + len(used)))
         design[:, 0] = index[keep]
