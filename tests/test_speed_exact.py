@@ -211,3 +211,26 @@ def test_small_references_drawn_once_are_those_drawn_again_for_every_height(heig
         assert found[2].tobytes() == np.array(want[2], np.float32).tobytes()
         again = glyphs._drawn_reference(5, *glyphs.reference_fonts()[0], height, glyphs.OWN_BLURS[0])
         assert again is None or not again[0].flags.writeable  # kept, so never written in place
+
+
+def _box_by_rows_and_columns(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    """:func:`glyphs._bounding_box` as it was: the first and last rows and columns with any ink."""
+    solid = ink >= glyphs.MIN_INK
+    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    return None if len(rows) == 0 else (int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_bounding_box_is_the_rows_and_columns_with_ink(seed: int) -> None:
+    """OpenCV's bounding rectangle of the ink at least ``MIN_INK`` is the box of the rows and columns
+    showing any: empty masks, single pixels, strided views and ink against every edge."""
+    rng = np.random.default_rng(seed)
+    for case in range(3000):
+        height, width = (int(v) for v in rng.integers(1, 40, 2))
+        ink = (rng.random((height, width)) ** rng.uniform(0.5, 30)).astype(np.float32)
+        if case % 4 == 0:
+            ink[:] = 0.0
+            ink[rng.integers(height), rng.integers(width)] = 1.0 if case % 8 else 0.0
+        if case % 5 == 0:
+            ink = ink[::2, ::-1]
+        assert glyphs._bounding_box(ink) == _box_by_rows_and_columns(ink)

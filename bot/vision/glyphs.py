@@ -247,12 +247,13 @@ class GlyphShape:
 
 
 def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
-    solid = ink >= MIN_INK
-    rows = np.nonzero(solid.any(axis=1))[0]
-    cols = np.nonzero(solid.any(axis=0))[0]
-    if len(rows) == 0:
+    """``(top, bottom, left, right)`` of the pixels of at least ``MIN_INK`` (bottom and right past the
+    last), None when none: OpenCV's bounding rectangle of the mask, a few times faster than numpy's rows
+    and columns with any (the own-size references find thousands)."""
+    left, top, width, height = cv2.boundingRect((ink >= MIN_INK).view(np.uint8))
+    if width == 0:
         return None
-    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    return top, top + height, left, left + width
 
 
 def count_holes(solid: np.ndarray) -> int:
