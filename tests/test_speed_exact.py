@@ -13,7 +13,7 @@ import pytest
 
 from bot.board import Board
 from bot.geometry import Geometry
-from bot.vision import generic, overdraw
+from bot.vision import generic, glyphs, overdraw
 from bot.vision.generic import uneven_shifts
 from harness.colour import night_light
 from tests.test_vision_generic import capture_geometry
@@ -161,3 +161,76 @@ def test_ground_colours_from_the_bands_found_once_are_those_counted_again(monkey
         assert np.array_equal(found, _grounds_from_pixels(ids, taken, by_band.shape[-1] - 1))
         restricted += int((found != by_band.any(axis=2)).any())  # some cell lent fewer than its colours
     assert sides == {0, 1, 2, 3} and restricted >= 4
+
+
+def _drawn_small_as_it_was(
+    mask: np.ndarray, height: int, sigma: float
+) -> tuple[np.ndarray, float, int] | None:
+    """:func:`glyphs.drawn_small` as it was before session 17: drawn again for every blur, its 99th
+    percentile by a partial sort."""
+    width = max(1, round(height * mask.shape[1] / mask.shape[0]))
+    small = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((glyphs.OWN_CANVAS, glyphs.OWN_CANVAS), np.float32)
+    top, left = max((glyphs.OWN_CANVAS - height) // 2, 0), max((glyphs.OWN_CANVAS - width) // 2, 0)
+    canvas[top : top + height, left : left + width] = small[: glyphs.OWN_CANVAS, : glyphs.OWN_CANVAS]
+    blurred = cv2.GaussianBlur(canvas, (0, 0), sigma)
+    k = int(0.99 * (blurred.size - 1))
+    contrast = float(np.partition(blurred.ravel(), k)[k])
+    if contrast <= 0.0:
+        return None
+    ink = np.clip((blurred - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
+    box = glyphs._bounding_box(ink)
+    if box is None:
+        return None
+    top, bottom, left, right = box
+    return glyphs._shape_box(ink[top:bottom, left:right]), (right - left) / (bottom - top), bottom - top
+
+
+@pytest.mark.parametrize("heights", [(9, 10), (4, 17)])
+def test_small_references_drawn_once_are_those_drawn_again_for_every_height(heights: tuple[int, ...]) -> None:
+    """Own-size references, each reference drawn once for every blur and kept for the next glyph height
+    (:func:`glyphs._drawn_reference`), are those drawn anew for every blur and height, to the bit, in the
+    same order: heights next to each other (the second one taken mostly from what the first drew) and
+    far apart."""
+    for height in heights:
+        want = ([], [], [])
+        for sigma in glyphs.OWN_BLURS:
+            for drawn_height in range(max(3, height - 1 - math.ceil(glyphs.OWN_GROWTH * sigma)), height + 2):
+                for font, weight in glyphs.reference_fonts():
+                    for n in range(1, 9):
+                        drawn = _drawn_small_as_it_was(
+                            glyphs._reference_ink(n, font, weight), drawn_height, sigma
+                        )
+                        if drawn is not None and abs(drawn[2] - height) <= 1:
+                            want[0].append(n)
+                            want[1].append(drawn[0].ravel())
+                            want[2].append(np.log(drawn[1]))
+        found = glyphs.small_references.__wrapped__(height)  # built anew, not the process's kept one
+        assert np.array_equal(found[0], np.array(want[0], int))
+        assert found[1].tobytes() == np.array(want[1], np.float32).reshape(len(want[0]), -1).tobytes()
+        assert found[2].tobytes() == np.array(want[2], np.float32).tobytes()
+        again = glyphs._drawn_reference(5, *glyphs.reference_fonts()[0], height, glyphs.OWN_BLURS[0])
+        assert again is None or not again[0].flags.writeable  # kept, so never written in place
+
+
+def _box_by_rows_and_columns(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    """:func:`glyphs._bounding_box` as it was: the first and last rows and columns with any ink."""
+    solid = ink >= glyphs.MIN_INK
+    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    return None if len(rows) == 0 else (int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_bounding_box_is_the_rows_and_columns_with_ink(seed: int) -> None:
+    """OpenCV's bounding rectangle of the ink at least ``MIN_INK`` is the box of the rows and columns
+    showing any: empty masks, single pixels, strided views and ink against every edge."""
+    rng = np.random.default_rng(seed)
+    for case in range(3000):
+        height, width = (int(v) for v in rng.integers(1, 40, 2))
+        ink = (rng.random((height, width)) ** rng.uniform(0.5, 30)).astype(np.float32)
+        if case % 4 == 0:
+            ink[:] = 0.0
+            ink[rng.integers(height), rng.integers(width)] = 1.0 if case % 8 else 0.0
+        if case % 5 == 0:
+            ink = ink[::2, ::-1]
+        assert glyphs._bounding_box(ink) == _box_by_rows_and_columns(ink)

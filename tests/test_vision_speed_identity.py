@@ -196,6 +196,8 @@ def test_framing_measures_equal_the_plain_formulas() -> None:
             k = int(generic.RIM_SHOWN * (rims.shape[1] - 1))
             want = share + np.partition(rims, k, axis=1)[:, k].astype(np.float64) / 100.0
             assert generic.frame_differences(g.tile, tiles).tobytes() == want.tobytes()
+            banded = generic.frame_bands(tiles)  # gathered once for every glyph, as base_of keeps them
+            assert generic.frame_differences(g.tile, tiles, banded).tobytes() == want.tobytes()
             for base, got in zip(tiles, generic._solid_shares(g.tile, tiles), strict=True):
                 match = (np.abs(g.tile - base).max(axis=2) <= 2 * generic.KNOWN_FILL).astype(np.uint8)
                 solid = cv2.erode(match, np.ones((3, 3), np.uint8)).ravel().astype(bool)

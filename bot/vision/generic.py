@@ -698,16 +698,29 @@ def frame_difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(frame_differences(a, b[None])[0])
 
 
-def frame_differences(tile: np.ndarray, others: np.ndarray) -> np.ndarray:
+def frame_differences(tile: np.ndarray, others: np.ndarray, banded: np.ndarray | None = None) -> np.ndarray:
     """``(K,)`` float64 :func:`frame_difference` of ``tile`` from each of ``others`` ``(K, T, T, 3)``,
-    all at once."""
+    all at once. ``banded``: ``others``' :func:`frame_bands`, when the caller keeps them for many tiles."""
     bands, edge = _frame_bands(len(tile))
-    peaks = _peak(np.abs(others.reshape(len(others), -1, 3)[:, bands] - tile.reshape(-1, 3)[bands]))
+    theirs = frame_bands(others) if banded is None else banded
+    own = tile.reshape(-1, 3)[bands]
+    peaks = np.abs(theirs[0] - own[:, 0])  # :func:`_peak` of the differences, channel by channel
+    for c in (1, 2):
+        np.maximum(peaks, np.abs(theirs[c] - own[:, c]), out=peaks)
     edge_share = np.count_nonzero(peaks[:, :edge] > FRAME_COLOUR, axis=1) / edge  # the mean of the bools
     rims = peaks[:, edge:]
     k = int(RIM_SHOWN * (rims.shape[1] - 1))  # as :func:`quantile`
     rim_diff = np.partition(rims, k, axis=1)[:, k].astype(np.float64)
     return edge_share + rim_diff / 100.0
+
+
+def frame_bands(tiles: np.ndarray) -> np.ndarray:
+    """``(3, K, B)`` the pixels of the edge bands then the rims (:func:`_frame_bands`) of ``tiles`` ``(K, T,
+    T, 3)``, channel by channel (contiguous): what :func:`frame_differences` compares, gathered once for
+    every glyph weighed against the same tiles."""
+    bands, _ = _frame_bands(tiles.shape[1])
+    flat = tiles.reshape(len(tiles), -1, 3)
+    return np.stack([flat[:, bands, c] for c in range(3)])
 
 
 @lru_cache(maxsize=8)
@@ -1110,23 +1123,30 @@ def _fill_shows(tile: np.ndarray, base: np.ndarray) -> bool:
 
 
 def base_of(
-    g: Group, groups: list[Group], plain: list[int], stacked: dict[tuple[int, ...], np.ndarray] | None = None
+    g: Group,
+    groups: list[Group],
+    plain: list[int],
+    stacked: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> int | None:
     """The plain group a glyph group sits on: framed alike (a raised glyph tile only on a raised one),
     and clearly
     more alike than any plain group of another kind; None for a cell with its own background.
-    ``stacked``: the plain groups' tiles stacked so far in this reading, by group indices (each glyph
-    group is weighed against one of two sets of them, stacked once; read-only)."""
+    ``stacked``: the plain groups' tiles stacked so far in this reading, and their :func:`frame_bands`,
+    by group indices (each glyph group is weighed against one of two sets of them, stacked once;
+    read-only)."""
     same = [i for i in plain if groups[i].raised or not g.raised]
     if not same:
         return None
-    tiles = stacked.get(tuple(same)) if stacked is not None else None
-    if tiles is None:
+    kept = stacked.get(tuple(same)) if stacked is not None else None
+    if kept is None:
         tiles = np.stack([groups[i].tile for i in same])
-        tiles.flags.writeable = False
+        banded = frame_bands(tiles)
+        tiles.flags.writeable = banded.flags.writeable = False
         if stacked is not None:
-            stacked[tuple(same)] = tiles
-    differences = frame_differences(g.tile, tiles)
+            stacked[tuple(same)] = (tiles, banded)
+    else:
+        tiles, banded = kept
+    differences = frame_differences(g.tile, tiles, banded)
     scores = {i: float(v) for i, v in zip(same, differences, strict=True)}
     best = min(scores, key=scores.__getitem__)
     others = [v for i, v in scores.items() if groups[i].kind != groups[best].kind]
@@ -1272,7 +1292,7 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
     plain = [i for i, g in enumerate(groups) if g.shape == Shape.PLAIN]
     fills = tuple(_fill(groups[i]) for i in plain)
     balance = channel_balance([g.tile for g in groups])
-    stacked: dict[tuple[int, ...], np.ndarray] = {}
+    stacked: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
     for g in groups:
         if g.shape == Shape.PLAIN:
             continue
