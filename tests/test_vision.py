@@ -474,3 +474,15 @@ def test_locate_fits_each_grid_placement_once(monkeypatch, classic):
     assert (found.geometry.rows, found.geometry.cols) == (truth.rows, truth.cols)
     assert abs(found.geometry.left - truth.left) < 1 and abs(found.geometry.top - truth.top) < 1
     assert placed and len(placed) == len(set(placed))
+
+
+def test_a_snap_never_shrinks_a_one_column_group_to_no_pitch():
+    """xbomb's flagged board shrunk to 0.8 (cubic): a one-column group of template hits, snapped end by
+    end, once reached a pitch of 0 px, and the crop of no width crashed OpenCV's resize; the screenshot
+    is read or refused, as any other (here refused)."""
+    from bot.errors import MinebotError
+
+    image = cv2.imread(str(Path(__file__).parent / "data" / "real" / "xbomb" / "expert_flags.png"))
+    small = cv2.resize(image, None, fx=0.8, fy=0.8, interpolation=cv2.INTER_CUBIC)
+    with pytest.raises(MinebotError):
+        read_screen(small, "auto", mines=99)

@@ -470,7 +470,13 @@ def _snap_axis(image: np.ndarray, geometry: Geometry, skin: Skin, horizontal: bo
     tried = {ends: best}
     for _ in range(SNAP_STEPS * 4):
         options = [(ends[0] + a, ends[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1)]
-        options = [o for o in options if o not in tried and max(map(abs, o)) <= SNAP_STEPS]
+        options = [
+            o
+            for o in options
+            if o not in tried
+            and max(map(abs, o)) <= SNAP_STEPS
+            and high + o[1] - low - o[0] > count * pitch / 2  # a few pixels at the ends, not the pitch gone
+        ]
         for option in options:
             tried[option] = cost(option)
         if not options:
