@@ -35,6 +35,7 @@ import numpy as np  # noqa: E402
 
 from bot.agent import Player, PlayOptions  # noqa: E402
 from bot.agent.results import GameResult  # noqa: E402
+from bot.agent.stopping import ctrl_c_stops  # noqa: E402
 from bot.bench import wilson  # noqa: E402
 from bot.board import Board, Cell  # noqa: E402
 from bot.capture import MssCapture  # noqa: E402
@@ -355,27 +356,31 @@ def run(
             player = Player(capture, mouse, options, restart=restart, on_move=hook)
             mouse.player, mouse.client = player, client
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
-            for index in range(games):
-                if client_name == "winemine":
-                    _next_second()
+            with ctrl_c_stops():  # a Ctrl-C stops the run even when its KeyboardInterrupt was lost
                 try:
-                    if index:
-                        player.new_game()
-                    result = player.play_game(index)
+                    for index in range(games):
+                        try:
+                            if client_name == "winemine":
+                                _next_second()
+                            if index:
+                                player.new_game()
+                            result = player.play_game(index)
+                        except (KeyboardInterrupt, AbortedError):
+                            raise
+                        except Exception as exc:  # a crash in the bot: record it, start the next game afresh
+                            LOGGER.exception("game %d crashed", index)
+                            error = f"crash: {type(exc).__name__}: {exc}"
+                            result = GameResult(index, "crashed", 0.0, error=error)
+                            report.crashes += 1
+                            client.restart()
+                        outcome = client_outcome(client)
+                        if checker is not None:
+                            checker.game = index + 1
+                        report.add(index, result, outcome, mouse.outside, (client.mines, player.mines_source))
+                        mouse.outside.clear()
+                        progress.update(1)
                 except (KeyboardInterrupt, AbortedError) as exc:  # Ctrl-C or the fail-safe: stop here
                     report.interrupted = str(exc) or "interrupted (Ctrl-C)"
-                    break
-                except Exception as exc:  # a crash in the bot: record it, start the next game afresh
-                    LOGGER.exception("game %d crashed", index)
-                    result = GameResult(index, "crashed", 0.0, error=f"crash: {type(exc).__name__}: {exc}")
-                    report.crashes += 1
-                    client.restart()
-                outcome = client_outcome(client)
-                if checker is not None:
-                    checker.game = index + 1
-                report.add(index, result, outcome, mouse.outside, (client.mines, player.mines_source))
-                mouse.outside.clear()
-                progress.update(1)
             progress.close()
             report.new_game_way = player.new_game_way
             report.moves_of_window = mover.moves if mover else 0
@@ -393,11 +398,16 @@ class ReadChecker:
     def __init__(self, client: RealClient, report: LiveReport) -> None:
         self.client, self.report = client, report
         self.game = 0
+        self._no_reader = False
+        """The client has no truth reader at all: said once, not at every reading."""
 
     def __call__(self, board: Board, moves: list) -> None:  # type: ignore[type-arg]
+        if self._no_reader:
+            return
         try:
             truth, _ = self.client.truth()
         except (NotImplementedError, MinebotError) as exc:
+            self._no_reader = isinstance(exc, NotImplementedError)
             self.report.errors.append(f"game {self.game}: no truth to check a reading against ({exc})")
             return
         self.report.checked_reads += 1

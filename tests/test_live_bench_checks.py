@@ -57,6 +57,27 @@ def test_a_reading_is_checked_cell_by_cell_against_the_clients_own_account():
     assert "cells misread: 2" in report.format()
 
 
+class NoTruthReader:
+    def truth(self) -> tuple[Board, str]:
+        raise NotImplementedError("xdemineur has no exact truth reader in the harness")
+
+
+def test_a_client_with_no_truth_reader_is_reported_once_not_at_every_reading():
+    """--check-reads on a client the harness cannot read (xdemineur, winemine): one error saying so,
+    not one per reading (a 3-game run listed 57); a page that did not answer is still said each time."""
+    bench = live_bench()
+    report = bench.LiveReport("fake", "3x3/1")
+    checker = bench.ReadChecker(NoTruthReader(), report)
+    for _ in range(3):
+        checker(Board.from_text("1..\n...\n..."), [])
+    assert report.checked_reads == 0 and len(report.errors) == 1
+    assert "no exact truth reader" in report.errors[0]
+    flaky = bench.ReadChecker(Truthful(None), report)
+    flaky(Board.from_text("1..\n...\n..."), [])
+    flaky(Board.from_text("1..\n...\n..."), [])
+    assert len(report.errors) == 3
+
+
 def test_each_game_is_reported_in_brief_and_a_loss_with_no_guess_is_counted():
     from bot.agent.results import GameResult
 

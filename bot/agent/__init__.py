@@ -4,7 +4,8 @@ Modules: ``player`` (the loop), ``options`` (what it can be told), ``results`` (
 ``checks`` (a reading against the board's logic), ``ending`` (an end seen on a partly unreadable
 screen, or proven by the last clicks), ``follow`` (a moved board found by its last look),
 ``firstclick`` (the first-click rule as observed), ``learning`` (a state never seen, learned when the
-board forces it), ``programs`` (whether the program showing the board is a web browser).
+board forces it), ``programs`` (whether the program showing the board is a web browser), ``stopping``
+(a Ctrl-C that stops the run even when its ``KeyboardInterrupt`` is dropped).
 """
 
 from bot.agent.checks import check_progress, flag_the_rest, same_game, unsettled_zero

@@ -52,6 +52,7 @@ from bot.agent.follow import find_look
 from bot.agent.learning import learn_unseen, save_learned
 from bot.agent.options import NewGame, PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
+from bot.agent.stopping import check_stop, ctrl_c_stops
 from bot.agent.unnamed import consensus, guess_around, relaxed
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
@@ -275,7 +276,7 @@ class Player:
         self.options = options or PlayOptions()
         self.restart = restart
         self.clock = clock
-        self.sleep = sleep
+        self._sleep = sleep
         self.on_move = on_move
         self.skin = None
         self.geometry: Geometry | None = None
@@ -1407,7 +1408,16 @@ class Player:
             self._check_limits()
             self.sleep(0.05)
 
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` (with the injected ``sleep``); every wait first checks for a Ctrl-C whose
+        ``KeyboardInterrupt`` was lost (:func:`~bot.agent.stopping.check_stop`)."""
+        check_stop()
+        self._sleep(seconds)
+
     def _check_limits(self) -> None:
+        """At every step: stop on a Ctrl-C (also one whose ``KeyboardInterrupt`` was lost) or when the
+        time limit is reached."""
+        check_stop()
         limit = self.options.time_limit
         if limit is not None and self.clock() - self._started > limit:
             raise AbortedError(f"time limit of {limit:g} s reached")
@@ -1879,23 +1889,25 @@ class Player:
         self._own_game = True
 
     def run(self) -> SessionSummary:
-        """Play ``options.games`` games; stops cleanly on Ctrl-C, the fail-safe or the time limit."""
+        """Play ``options.games`` games; stops cleanly on Ctrl-C (:func:`~bot.agent.stopping.ctrl_c_stops`:
+        also one whose ``KeyboardInterrupt`` was lost), the fail-safe or the time limit."""
         summary = SessionSummary(results=[])
-        try:
-            for index in range(self.options.games):
-                if index:
-                    self.new_game()
-                    summary.new_game = self.new_game_way
-                result = self.play_game(index)
-                summary.results.append(result)
-                self._log(result)
-                if result.error:
-                    summary.stopped = f"game {index} stopped on an error: {result.error}"
-                    break
-        except (KeyboardInterrupt, AbortedError) as exc:
-            summary.stopped = str(exc) or "interrupted (Ctrl-C)"
-        except MinebotError as exc:
-            summary.stopped = str(exc)
+        with ctrl_c_stops():
+            try:
+                for index in range(self.options.games):
+                    if index:
+                        self.new_game()
+                        summary.new_game = self.new_game_way
+                    result = self.play_game(index)
+                    summary.results.append(result)
+                    self._log(result)
+                    if result.error:
+                        summary.stopped = f"game {index} stopped on an error: {result.error}"
+                        break
+            except (KeyboardInterrupt, AbortedError) as exc:
+                summary.stopped = str(exc) or "interrupted (Ctrl-C)"
+            except MinebotError as exc:
+                summary.stopped = str(exc)
         return summary
 
     def _log(self, result: GameResult) -> None:
