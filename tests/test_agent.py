@@ -349,8 +349,20 @@ def test_ctrl_c_stops_cleanly_with_the_games_so_far():
 
     client.input._click = click
     summary = Player(client.capture, client.input, PlayOptions(games=3), sleep=lambda s: None).run()
-    assert summary.games == 1 and "Ctrl-C" in summary.stopped
+    assert summary.games == 1 and "Ctrl-C" in summary.stopped and summary.interrupted
     assert "stopped: interrupted (Ctrl-C)" in summary.format()
+
+
+def test_minebot_play_stopped_by_ctrl_c_prints_the_summary_and_exits_130(tmp_path, monkeypatch, capsys):
+    from bot.cli import main
+
+    def interrupted(self, index):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Player, "play_game", interrupted)
+    log = tmp_path / "results.jsonl"
+    assert main(["play", "--client", "sim", "--level", "beginner", "--results-log", str(log)]) == 130
+    assert "no game played (interrupted (Ctrl-C))" in capsys.readouterr().out
 
 
 # -- faults a player causes: the window moved or covered mid-game --------------------------------------

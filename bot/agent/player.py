@@ -1906,6 +1906,7 @@ class Player:
                         break
             except (KeyboardInterrupt, AbortedError) as exc:
                 summary.stopped = str(exc) or "interrupted (Ctrl-C)"
+                summary.interrupted = isinstance(exc, KeyboardInterrupt)
             except MinebotError as exc:
                 summary.stopped = str(exc)
         return summary

@@ -80,6 +80,8 @@ class SessionSummary:
 
     results: list[GameResult]
     stopped: str | None = None
+    interrupted: bool = False
+    """Stopped by Ctrl-C: ``minebot play`` then exits 130, as a shell's interrupted command does."""
     new_game: str = ""
     """How new games were started (``face``, ``F2``, ``restart``, ``click``), once one was."""
 

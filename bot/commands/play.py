@@ -246,5 +246,7 @@ def run(args: argparse.Namespace) -> int:
     if args.client == "sim":
         print(sim_note(summary, args, client.rule.value))
     print(f"results appended to {options.results_log}")
+    if summary.interrupted:
+        return 130  # as a shell's interrupted command, after the summary of the games so far
     errors = [r for r in summary.results if r.error]
     return 1 if errors else 0
