@@ -6,6 +6,8 @@ is drawn from the reference fonts themselves, not a real client's pixels."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -125,3 +127,29 @@ def test_a_group_its_own_size_names_as_named_stays() -> None:
     costs = np.stack([_costs({2: 0.05}), _costs({3: 0.05})])
     small = np.stack([_costs({1: 0.05, 2: 0.06}), _costs({2: 0.06, 3: 0.05})])  # the 3 is a 3 there
     assert settle_digits(cells, members, costs, [False, False], small=small).states == [2, 3]
+
+
+def test_a_glyph_height_no_reference_reaches_has_no_references_and_no_crash():
+    """Ink 1-2 px tall (a board shrunk to 0.6x): no reference comes out that small, and the empty set has
+    the boxes' width (it raised ValueError on reshaping no boxes); every digit is then 9 away."""
+    from bot.vision.glyphs import SHAPE_SIZE, small_references
+
+    digits, boxes, aspects = small_references(2)
+    assert len(digits) == len(aspects) == 0 and boxes.shape == (0, SHAPE_SIZE[0] * SHAPE_SIZE[1])
+
+
+def test_xbomb_shrunk_to_six_tenths_reads_its_fresh_board():
+    from bot.board import Board
+    from bot.vision.read import read_screen
+
+    folder = Path(__file__).parent / "data" / "real" / "xbomb"
+    image = cv2.imread(str(folder / "expert_fresh.png"))
+    small = cv2.resize(image, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_LINEAR)
+    truth = Board.from_text(
+        "\n".join(
+            line
+            for line in (folder / "expert_fresh.txt").read_text().splitlines()
+            if not line.startswith("#")
+        )
+    )
+    assert (read_screen(small, "auto", mines=99).board.cells == truth.cells).all()

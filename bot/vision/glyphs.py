@@ -496,7 +496,7 @@ def small_references(height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                         aspects.append(np.log(drawn[1]))
     return (
         np.array(digits, int),
-        np.array(boxes, np.float32).reshape(len(digits), -1),
+        np.array(boxes, np.float32).reshape(len(digits), SHAPE_SIZE[0] * SHAPE_SIZE[1]),  # none: (0, B)
         np.array(aspects, np.float32),
     )
 
