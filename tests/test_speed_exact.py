@@ -179,7 +179,7 @@ def _drawn_small_as_it_was(
     if contrast <= 0.0:
         return None
     ink = np.clip((blurred - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
-    box = glyphs._bounding_box(ink)
+    box = glyphs.bounding_box(ink)
     if box is None:
         return None
     top, bottom, left, right = box
@@ -214,7 +214,7 @@ def test_small_references_drawn_once_are_those_drawn_again_for_every_height(heig
 
 
 def _box_by_rows_and_columns(ink: np.ndarray) -> tuple[int, int, int, int] | None:
-    """:func:`glyphs._bounding_box` as it was: the first and last rows and columns with any ink."""
+    """:func:`glyphs.bounding_box` as it was: the first and last rows and columns with any ink."""
     solid = ink >= glyphs.MIN_INK
     rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
     return None if len(rows) == 0 else (int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1)
@@ -233,4 +233,4 @@ def test_bounding_box_is_the_rows_and_columns_with_ink(seed: int) -> None:
             ink[rng.integers(height), rng.integers(width)] = 1.0 if case % 8 else 0.0
         if case % 5 == 0:
             ink = ink[::2, ::-1]
-        assert glyphs._bounding_box(ink) == _box_by_rows_and_columns(ink)
+        assert glyphs.bounding_box(ink) == _box_by_rows_and_columns(ink)

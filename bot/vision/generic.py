@@ -65,6 +65,7 @@ from bot.vision.digits import (
 from bot.vision.glyphs import (
     SHAPE_SIZE,
     GlyphShape,
+    bounding_box,
     digit_distances,
     glyph_shape,
     mean_rows,
@@ -917,15 +918,15 @@ def _squared(solid: np.ndarray) -> np.ndarray | None:
 def _own_box(ink: np.ndarray) -> np.ndarray:
     """``ink`` (a square ``(n, n)`` map) cut to the bounding box of its solid part and stretched back
     to ``n`` x ``n``, when that box is roughly square and large (else ``ink`` as it is)."""
-    solid = ink >= 0.5
-    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    box = bounding_box(ink)
     n = len(ink)
-    if len(rows) == 0:
+    if box is None:
         return ink
-    height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    top, bottom, left, right = box
+    height, width = bottom - top, right - left
     if min(height, width) < 0.4 * n or not 0.7 <= width / height <= 1.45 or (height, width) == (n, n):
         return ink
-    cut = np.ascontiguousarray(ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1], dtype=np.float32)
+    cut = np.ascontiguousarray(ink[top:bottom, left:right], dtype=np.float32)
     return cv2.resize(cut, (n, n), interpolation=cv2.INTER_LINEAR).astype(ink.dtype)
 
 
@@ -1000,15 +1001,14 @@ def holes_counted(shape: GlyphShape, distances: np.ndarray, extra_holes: bool = 
 
 
 def reaches_middle(ink: np.ndarray) -> bool:
-    """Whether the solid ink's bounding box overlaps the middle third of the ``(n, n)`` map both ways."""
-    solid = ink >= 0.5
-    n = len(ink)
-    lo, hi = n / 3, 2 * n / 3
-    for along in (solid.any(axis=1), solid.any(axis=0)):
-        at = np.nonzero(along)[0]
-        if not len(at) or at[-1] < lo or at[0] >= hi:
-            return False
-    return True
+    """Whether the solid ink's bounding box (:func:`bot.vision.glyphs.bounding_box`) overlaps the middle
+    third of the ``(n, n)`` map both ways."""
+    box = bounding_box(ink)
+    if box is None:
+        return False
+    top, bottom, left, right = box
+    lo, hi = len(ink) / 3, 2 * len(ink) / 3
+    return top < hi and bottom - 1 >= lo and left < hi and right - 1 >= lo
 
 
 def shape_of(

@@ -246,7 +246,7 @@ class GlyphShape:
     """Bounding box height in the mask's pixels (its own size, :func:`own_size_distances`)."""
 
 
-def _bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+def bounding_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
     """``(top, bottom, left, right)`` of the pixels of at least ``MIN_INK`` (bottom and right past the
     last), None when none: OpenCV's bounding rectangle of the mask, a few times faster than numpy's rows
     and columns with any (the own-size references find thousands)."""
@@ -289,7 +289,7 @@ def glyph_shape(ink: np.ndarray, in_cell: bool = True, holes: bool = True) -> Gl
         ink = ink / 255.0
     if in_cell:
         ink = without_frame_lines(ink)
-    box = _bounding_box(ink)
+    box = bounding_box(ink)
     if box is None:
         return None
     top, bottom, left, right = box
@@ -345,7 +345,7 @@ def cut_sides(ink: np.ndarray) -> tuple[str, ...]:
 def cut_mask(mask: np.ndarray, side: str, share: float) -> np.ndarray:
     """A digit mask with its bounding box cut on ``side`` to ``share`` of its extent (the part that a
     cell's edge on that side leaves showing)."""
-    box = _bounding_box(mask.astype(np.float32) / max(float(mask.max()), 1.0))
+    box = bounding_box(mask.astype(np.float32) / max(float(mask.max()), 1.0))
     assert box is not None
     top, bottom, left, right = box
     glyph = mask[top:bottom, left:right].copy()
@@ -419,7 +419,7 @@ margin (:func:`bot.vision.generic.ink_of`), whose 99th percentile scales its ink
 def _reference_ink(n: int, font: str, weight: int) -> np.ndarray:
     """Reference ``n`` in ``font`` at ``weight``, 0-1, cut to its bounding box."""
     mask = reference_mask(n, font, weight).astype(np.float32) / 255.0
-    box = _bounding_box(mask)
+    box = bounding_box(mask)
     assert box is not None
     top, bottom, left, right = box
     return mask[top:bottom, left:right]
@@ -452,7 +452,7 @@ def _drawn(canvas: np.ndarray, sigma: float) -> tuple[np.ndarray, float, int] | 
     if contrast <= 0.0:  # which numpy's partition handles several times slower than a sort
         return None
     ink = np.clip((blurred - 0.15 * contrast) / (0.4 * contrast), 0.0, 1.0).astype(np.float32)
-    box = _bounding_box(ink)
+    box = bounding_box(ink)
     if box is None:
         return None
     top, bottom, left, right = box
