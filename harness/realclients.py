@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import IO
 
 import numpy as np
 
@@ -72,6 +73,10 @@ class ClientUnavailableError(MinebotError):
 
 class ClientError(MinebotError):
     """A real client or the virtual display failed to start, draw, or stop in time."""
+
+
+class ClientExitedError(ClientError):
+    """A client's process exited before it showed a window; the message ends with what it printed."""
 
 
 # -- programs and processes ----------------------------------------------------------------------
@@ -153,6 +158,14 @@ def _stop_process(proc: subprocess.Popen[bytes] | None, timeout: float = 3.0) ->
             proc.wait(timeout)
     else:
         proc.wait()
+
+
+def _tail(output: IO[bytes], limit: int = 600) -> str:
+    """The last ``limit`` bytes a process wrote to ``output``, as one line of text."""
+    output.flush()
+    size = output.seek(0, os.SEEK_END)
+    output.seek(max(0, size - limit))
+    return " | ".join(output.read().decode("utf-8", "replace").split("\n")).strip(" |")
 
 
 def _poll(what: str, check, timeout: float, interval: float = 0.02):  # type: ignore[no-untyped-def]
@@ -417,29 +430,53 @@ class RealClient:
     def env(self) -> dict[str, str]:
         return display_env(self.display)
 
+    start_attempts = 3
+    """How often :meth:`start` launches a client that exits before showing a window (Wine, now and
+    then, exits at once under load); a client that still fails raises :class:`ClientExitedError`."""
+
     def start(self) -> None:
         """Start the client and wait until its window is mapped and drawn."""
+        for attempt in range(1, self.start_attempts + 1):
+            try:
+                self._launch()
+                return
+            except ClientExitedError as exc:
+                if attempt == self.start_attempts:
+                    raise
+                LOGGER.warning(
+                    "%s; starting it again (attempt %d of %d)", exc, attempt + 1, self.start_attempts
+                )
+                self.stop()
+
+    def _launch(self) -> None:
+        """One try at :meth:`start`: the client's output goes to a file that an early exit quotes."""
         command = self.command()
         LOGGER.info("starting %s on %s: %s", self.name, self.display, " ".join(command))
-        self.proc = subprocess.Popen(
-            command,
-            env=self.env(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        self._window = None
-        self._window = _poll(
-            f"the {self.name} window on {self.display}", self._find_window, self.timeout, 0.05
-        )
+        with tempfile.TemporaryFile() as output:
+            self.proc = subprocess.Popen(
+                command,
+                env=self.env(),
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            self._window = None
+            self._window = _poll(
+                f"the {self.name} window on {self.display}",
+                lambda: self._find_window(output),
+                self.timeout,
+                0.05,
+            )
         move_pointer_away(self.display)
         _poll(f"{self.name} to draw its board", self._board_drawn, self.timeout, 0.05)
         LOGGER.info("%s window at %s", self.name, self._window[1])
 
-    def _find_window(self) -> tuple[int, Region] | None:
+    def _find_window(self, output: IO[bytes] | None = None) -> tuple[int, Region] | None:
         if self.proc is not None and self.proc.poll() not in (None, 0):
-            raise ClientError(
+            printed = _tail(output) if output is not None else ""
+            raise ClientExitedError(
                 f"{self.name} exited with status {self.proc.returncode} before showing a window"
+                + (f"; it printed: {printed}" if printed else "")
             )
         windows = find_windows(self.display, *self.search)
         big = [w for w in windows if w[1].width > 50 and w[1].height > 50]

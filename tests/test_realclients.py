@@ -10,10 +10,12 @@ import pytest
 
 from bot.board import Board, Cell
 from bot.game import FirstClickRule
-from bot.geometry import Geometry
+from bot.geometry import Geometry, Region
 from bot.skin import STATE_NAMES, TEMPLATES_DIR, load_skin
 from harness.realclients import (
+    ClientExitedError,
     ClientUnavailableError,
+    RealClient,
     VirtualDisplay,
     WineMine,
     XDemineur,
@@ -260,6 +262,65 @@ def test_bad_sizes_are_refused() -> None:
         XDemineur(":0", 9, 9, 10)
     with pytest.raises(ValueError, match="winemine cannot play"):
         WineMine(":0", (9, 9, 5))
+
+
+class _ExitsAtOnce(RealClient):
+    """A "client" that prints a line and exits 1 until its ``passes``-th start, then sleeps (a window)."""
+
+    name = "flaky"
+
+    def __init__(self, counter: Path, passes: int) -> None:
+        super().__init__(":0", 9, 9, 10, timeout=5.0)
+        self.counter, self.passes = counter, passes
+
+    def command(self) -> list[str]:
+        script = (
+            f"echo x >> {self.counter}; n=$(wc -l < {self.counter}); "
+            f'if [ "$n" -lt {self.passes} ]; then echo "could not start, try $n" >&2; exit 1; fi; sleep 30'
+        )
+        return ["sh", "-c", script]
+
+    def env(self) -> dict[str, str]:
+        return {"PATH": "/usr/bin:/bin"}
+
+
+def _no_window_until_second_start(client: _ExitsAtOnce):  # type: ignore[no-untyped-def]
+    """Stand-in for the X window search: the client "shows a window" once its process survives."""
+
+    def find(display: str, *search: str) -> list:  # type: ignore[type-arg]
+        tries = len(client.counter.read_text().split()) if client.counter.exists() else 0
+        alive = client.proc is not None and client.proc.poll() is None
+        return [(1, Region(0, 0, 200, 200))] if alive and tries >= client.passes else []
+
+    return find
+
+
+def test_a_client_that_exits_at_once_is_started_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Wine now and then exits 1 at once under load: the harness starts it again, and says so."""
+    import harness.realclients as realclients
+
+    client = _ExitsAtOnce(tmp_path / "starts", passes=2)
+    monkeypatch.setattr(realclients, "find_windows", _no_window_until_second_start(client))
+    monkeypatch.setattr(realclients, "move_pointer_away", lambda display: None)
+    monkeypatch.setattr(RealClient, "_board_drawn", lambda self: True)
+    with client:
+        assert client.window_region() == Region(0, 0, 200, 200)
+    assert len((tmp_path / "starts").read_text().split()) == 2
+
+
+def test_a_client_that_always_exits_says_what_it_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After ``start_attempts`` launches the error quotes the client's last words."""
+    import harness.realclients as realclients
+
+    client = _ExitsAtOnce(tmp_path / "starts", passes=99)
+    monkeypatch.setattr(realclients, "find_windows", _no_window_until_second_start(client))
+    with pytest.raises(ClientExitedError, match=r"flaky exited with status 1 .*could not start, try 3"):
+        client.start()
+    assert len((tmp_path / "starts").read_text().split()) == RealClient.start_attempts == 3
 
 
 # -- live: the clients with an exact truth reader -------------------------------------------------
