@@ -306,10 +306,10 @@ class Labeller:
         sure: bool,
         reason: str,
         alts: tuple[Cell, ...] = (),
-        looks_only: bool = False,
+        one_sided: bool = False,
     ) -> None:
         if gid not in self.proposals:
-            self.proposals[gid] = Proposal(gid, state, sure, reason, alts, looks_only)
+            self.proposals[gid] = Proposal(gid, state, sure, reason, alts, one_sided)
 
     def _group_of(self, state: Cell) -> int | None:
         best = [gid for gid, p in self.proposals.items() if p.state == state]
@@ -482,7 +482,7 @@ class Labeller:
             red = _red_fraction(g.image, ink_mask(g.image, cov_img))
             if i == 0 and red >= 0.1 and self._group_of(Cell.FLAG) is None:
                 why = f"a red mark on the covered cell ({red:.0%} of it red)"
-                self._propose(g.id, Cell.FLAG, True, why, looks_only=True)
+                self._propose(g.id, Cell.FLAG, True, why, one_sided=True)
             else:
                 self._propose(g.id, None, False, "a mark on the covered cell that is not a red flag (a '?')")
         exploded = self._group_of(Cell.EXPLODED)
@@ -504,11 +504,11 @@ class Labeller:
             share, g = max(single, key=lambda t: t[0])
             exploded = g.id
             why = f"a glyph on a red cell ({share:.0%} of its background red): the mine that was clicked"
-            self._propose(exploded, Cell.EXPLODED, True, why, looks_only=True)
+            self._propose(exploded, Cell.EXPLODED, True, why, one_sided=True)
         elif exploded is None and red and self._group_of(Cell.MINE) is None:
             share, g = max(red, key=lambda t: t[1].count)
             why = f"a glyph on a red cell on {g.count} cells, too many to be the one clicked: the shown mines"
-            self._propose(g.id, Cell.MINE, True, why, looks_only=True)
+            self._propose(g.id, Cell.MINE, True, why, one_sided=True)
         shape_ref = exploded if exploded is not None else self._group_of(Cell.MINE)
         if shape_ref is None:
             return
@@ -533,7 +533,7 @@ class Labeller:
         for iou, red, g in sorted(scored, key=lambda t: -t[0]):
             if iou >= 0.45 and not red.any() and self._group_of(Cell.MINE) is None:
                 why = f"shaped like the exploded mine (overlap {iou:.2f})"
-                self._propose(g.id, Cell.MINE, True, why, looks_only=True)
+                self._propose(g.id, Cell.MINE, True, why, one_sided=True)
         mine = self._image(Cell.MINE)
         if mine is None or self._group_of(Cell.WRONG_FLAG) is not None:
             return
@@ -551,7 +551,7 @@ class Labeller:
             diff, g = min(crossed, key=lambda t: t[0])
             if diff < 25:
                 why = f"the shown mine crossed in red (off the red, {diff:.0f} apart)"
-                self._propose(g.id, Cell.WRONG_FLAG, True, why, looks_only=True)
+                self._propose(g.id, Cell.WRONG_FLAG, True, why, one_sided=True)
 
     def _shots_showing(self, *states: Cell) -> set[int]:
         """The screenshots with a cell of a group proposed as one of ``states``."""
@@ -662,7 +662,7 @@ class Labeller:
                 self._propose(gid, Cell.FLAG, True, why)
             elif self.groups[gid].count > len({m.shot for m in self.groups[gid].members}):
                 why = "a look the numbers around it count, on more cells than one mine per game: shown mines"
-                self._propose(gid, Cell.MINE, True, why)
+                self._propose(gid, Cell.MINE, True, why, one_sided=True)
             else:
                 why = "counted as a mine, the counts around it agree better (its look is not sure)"
                 self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))

@@ -85,9 +85,12 @@ class Proposal:
     confident: bool
     reason: str
     alternatives: tuple[Cell, ...] = ()
-    looks_only: bool = False
-    """Sure from the group's pixels alone (a red mark, a glyph on a red ground, a mine's shape), with no
-    count behind it: the skinless reader's exact reading of the whole screenshot outweighs it."""
+    one_sided: bool = False
+    """Sure from one kind of evidence alone, which the skinless reader's exact reading of the whole
+    screenshot outweighs: the group's pixels (a red mark, a glyph on a red ground, a mine's shape) with no
+    count behind it, or the counts' greedy fit (:func:`calibration.counts.choose_mines`) taking for shown
+    mines a glyph that is no mine's shape and lies on no covered cell (a fit, not a proof: another
+    labelling may hold by the counts as well)."""
 
     def describe(self) -> str:
         """One line for a human: the proposal and its reason."""

@@ -9,14 +9,15 @@ a screenshot exactly, its states are a second, independent opinion on every grou
 - a sure label the reader contradicts becomes unsure (one of the two is wrong: nothing is guessed);
 - a group whose read cells the reader names differently is left unsure (it mixes states).
 
-Except one case, where the two are not of equal weight: a label sure from the group's pixels alone
-(:attr:`Proposal.looks_only`: a red mark taken for a flag, a glyph on a red ground taken for a mine)
-against the reader's exact reading of every screenshot the group is on, when the reader names every
-cell of the group alike and contradicts no other sure label on those screenshots. The reader's
-reading then holds by the board's counts and agrees with the labeller everywhere else, so the two
-boards differ in this group only, and the one that holds by the counts is taken (xbomb's bold red 3,
-overflowing its cell, is "a red mark on the covered cell" to the looks and a 3 to the reader). A label
-the counts made sure is never overruled this way.
+Except one case, where the two are not of equal weight: a label sure from one kind of evidence alone
+(:attr:`Proposal.one_sided`: a red mark taken for a flag, a glyph on a red ground taken for a mine, a
+glyph of no mine's shape that the counts' greedy fit took for shown mines) against the reader's exact
+reading of every screenshot the group is on, when the reader names every cell of the group alike and
+contradicts no other sure label on those screenshots. The reader's reading then holds by the board's
+counts and agrees with the labeller everywhere else, so the two boards differ in this group only, and
+the one that holds by the counts is taken (xbomb's bold red 3, overflowing its cell, is "a red mark on
+the covered cell" to the looks and a 3 to the reader). A label the counts pinned (a digit's value, a
+mine-shaped glyph they count) is never overruled this way.
 """
 
 from __future__ import annotations
@@ -36,16 +37,49 @@ LOGGER = logging.getLogger(__name__)
 
 
 def read_shots(images: Sequence[np.ndarray], geometries: Sequence[Geometry]) -> list[np.ndarray | None]:
-    """Each screenshot's cell states as the skinless reader reads them at the calibration's geometry,
-    or None where it refuses (any cell unsure, or the board's logic broken)."""
-    out: list[np.ndarray | None] = []
-    for image, geometry in zip(images, geometries, strict=True):
-        try:
-            out.append(read_cells(image, geometry, GenericModel()).states.copy())
-        except MinebotError as exc:
-            LOGGER.info("skinless reader refuses a calibration shot: %s", exc)
-            out.append(None)
-    return out
+    """Each screenshot's cell states as the skinless reader reads them at the calibration's geometry, or
+    at its own grid's (:func:`bot.vision.grid.find_grid`) when it refuses there and that grid has the same
+    cells (:func:`same_cells`: a cut a pixel or two apart, as at a display scale, where the two finders
+    may place a blended boundary differently); None where it refuses both (any cell unsure, or the
+    board's logic broken)."""
+    return [_read_shot(image, geometry) for image, geometry in zip(images, geometries, strict=True)]
+
+
+def _read_shot(image: np.ndarray, geometry: Geometry) -> np.ndarray | None:
+    from bot.vision.grid import find_grid
+
+    try:
+        return read_cells(image, geometry, GenericModel()).states.copy()
+    except MinebotError as exc:
+        LOGGER.info("skinless reader refuses a calibration shot: %s", exc)
+    try:
+        own = find_grid(image).geometry
+    except MinebotError:
+        return None
+    if own == geometry or not same_cells(own, geometry):
+        return None
+    try:
+        states = read_cells(image, own, GenericModel()).states.copy()
+    except MinebotError as exc:
+        LOGGER.info("skinless reader refuses a calibration shot at its own grid too: %s", exc)
+        return None
+    LOGGER.info("skinless reader reads the calibration shot at its own grid (%.2f, %.2f)", own.left, own.top)
+    return states
+
+
+def same_cells(a: Geometry, b: Geometry) -> bool:
+    """Whether two grids cut one board into the same cells: the same rows and columns, each cell of one
+    within a quarter of a cell of the same cell of the other, all over the board."""
+    if (a.rows, a.cols) != (b.rows, b.cols):
+        return False
+    for start_a, start_b, pa, pb, n in (
+        (a.left, b.left, a.pitch_x, b.pitch_x, a.cols),
+        (a.top, b.top, a.pitch_y, b.pitch_y, a.rows),
+    ):
+        worst = max(abs(start_a - start_b), abs(start_a + n * pa - start_b - n * pb))
+        if worst > 0.25 * min(pa, pb):
+            return False
+    return True
 
 
 def group_states(group: Group, readings: Sequence[np.ndarray | None]) -> set[Cell]:
@@ -113,7 +147,7 @@ def overruled(
 ) -> Proposal | None:
     """The reader's state for a looks-only label it contradicts, when its reading settles the group
     (see the module doc: every cell of the group read, all alike, no other dispute on its screenshots)."""
-    if not (proposal.confident and proposal.looks_only):
+    if not (proposal.confident and proposal.one_sided):
         return None
     shots = shots_of[group.id]
     if any(readings[k] is None for k in shots):

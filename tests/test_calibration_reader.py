@@ -37,7 +37,7 @@ def _proposals(centre: Proposal, ones: Cell = Cell.ONE) -> dict[int, Proposal]:
 def test_the_reader_settles_a_label_the_looks_alone_made_sure():
     """The reader reads the whole shot exactly, agrees with every other sure label, and names the
     group's only cell 3: the looks-only flag gives way, sure, and says why."""
-    flag = Proposal(2, Cell.FLAG, True, RED_MARK, looks_only=True)
+    flag = Proposal(2, Cell.FLAG, True, RED_MARK, one_sided=True)
     out = check_labels(_groups(GRID), _proposals(flag), [READ])
     assert out[2].confident and out[2].state == Cell.THREE
     assert "looks alone said flag" in out[2].reason
@@ -53,20 +53,20 @@ def test_a_label_the_counts_made_sure_is_never_overruled():
 def test_no_overruling_when_the_reader_disputes_another_label_on_the_shot():
     """The reader also contradicts the 1s (read 1, labelled 2): the two boards differ in more than the
     group, so neither is taken for the other."""
-    flag = Proposal(2, Cell.FLAG, True, RED_MARK, looks_only=True)
+    flag = Proposal(2, Cell.FLAG, True, RED_MARK, one_sided=True)
     out = check_labels(_groups(GRID), _proposals(flag, ones=Cell.TWO), [READ])
     assert not out[2].confident and not out[1].confident
 
 
 def test_no_overruling_when_a_shot_of_the_group_was_not_read():
     """The group is on two screenshots and the reader refused the second: its cells there are unread."""
-    flag = Proposal(2, Cell.FLAG, True, RED_MARK, looks_only=True)
+    flag = Proposal(2, Cell.FLAG, True, RED_MARK, one_sided=True)
     out = check_labels(_groups(GRID, shots=2), _proposals(flag), [READ, None])
     assert not out[2].confident and out[2].state == Cell.FLAG
 
 
 def test_no_overruling_when_the_reader_names_the_group_two_ways():
-    flag = Proposal(2, Cell.FLAG, True, RED_MARK, looks_only=True)
+    flag = Proposal(2, Cell.FLAG, True, RED_MARK, one_sided=True)
     second = READ.copy()
     second[1, 1] = 5
     out = check_labels(_groups(GRID, shots=2), _proposals(flag), [READ, second])
