@@ -652,6 +652,7 @@ class Labeller:
         }
         mines = choose_mines(self.grids, exact, shown, todo, revealed)
         covered = self._group_of(Cell.COVERED)
+        counted: list[int] = []  # groups taken for shown mines by the counts alone, largest first
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid not in mines:
                 continue
@@ -662,7 +663,14 @@ class Labeller:
                 self._propose(gid, Cell.FLAG, True, why)
             elif self.groups[gid].count > len({m.shot for m in self.groups[gid].members}):
                 why = "a look the numbers around it count, on more cells than one mine per game: shown mines"
-                self._propose(gid, Cell.MINE, True, why, one_sided=True)
+                if counted:  # the counts count flags as they count mines: two such looks are not both sure
+                    why += (
+                        f"; but #{counted[0]} is counted too, drawn otherwise (one of the two may be flags)"
+                    )
+                    self._propose(gid, Cell.MINE, False, why, (Cell.FLAG,))
+                else:
+                    self._propose(gid, Cell.MINE, True, why, one_sided=True)
+                counted.append(gid)
             else:
                 why = "counted as a mine, the counts around it agree better (its look is not sure)"
                 self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
@@ -896,7 +904,12 @@ class Labeller:
                     why = f"each of its cells touches exactly {lo} mines or flags"
                 else:
                     why = f"its cells' flags and unrevealed neighbours allow only {lo}"
+                if (twin := self._same_value_shape(g.id, forced[i])) is not None:
+                    why += f"; but its glyph is not shaped like #{twin}'s"
+                    self._propose(g.id, Cell(forced[i]), False, why, (Cell(forced[i]), Cell.WRONG_FLAG))
+                    continue
                 self._propose(g.id, Cell(forced[i]), True, why)
+                self.pinned.add(g.id)
         classic = self._palette_confirmed(forced, colours, zero_img, todo)
         rest = [i for i in range(len(todo)) if forced[i] is None]
         free = [d for d in digits if d not in set(forced)]
