@@ -12,6 +12,11 @@ screenshots: read exactly, refused (vision declined a cell: never a wrong click)
 read as another state, or a board found at another size): wrong must be 0.
 
     python benchmarks/calibration_real.py [--only NAME] [--details] [--sidecar-grid]
+    python benchmarks/calibration_real.py --scale 1.5 --interp nearest [--night-light]
+
+``--scale`` and ``--night-light`` damage every screenshot of a set alike, as a display scale (resized by
+``cv2.resize``) or a night-light filter would, before calibrating and reading: what a user at 150%
+gets from one lost screenshot of their own screen.
 """
 
 from __future__ import annotations
@@ -117,10 +122,52 @@ def exact_grid(shots: list[Path]):  # type: ignore[no-untyped-def]
         pipeline._locate = found
 
 
-def run_set(folder: Path, extra: tuple[str, ...] = (), sidecar: bool = False) -> SetResult:
+INTERPOLATIONS = {
+    "nearest": cv2.INTER_NEAREST,
+    "linear": cv2.INTER_LINEAR,
+    "area": cv2.INTER_AREA,
+    "cubic": cv2.INTER_CUBIC,
+}
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What a user's screen does to every screenshot of a set: a display scale, a night-light tint."""
+
+    scale: float = 1.0
+    interp: str = "linear"
+    night_light: bool = False
+
+    def __bool__(self) -> bool:
+        return self.scale != 1.0 or self.night_light
+
+    def apply(self, image: np.ndarray) -> np.ndarray:
+        from harness.colour import night_light
+
+        if self.scale != 1.0:
+            way = INTERPOLATIONS[self.interp]
+            image = cv2.resize(image, None, fx=self.scale, fy=self.scale, interpolation=way)
+        return night_light(image) if self.night_light else image
+
+
+def damaged_copy(folder: Path, damage: Damage, root: Path) -> Path:
+    """The set's screenshots, damaged, with their true boards, in ``root`` under the set's own name."""
+    out = root / folder.relative_to(REAL)
+    out.mkdir(parents=True, exist_ok=True)
+    for png in folder.glob("*.png"):
+        cv2.imwrite(str(out / png.name), damage.apply(cv2.imread(str(png))))
+        if png.with_suffix(".txt").is_file():
+            (out / png.with_suffix(".txt").name).write_text(
+                png.with_suffix(".txt").read_text(encoding="utf-8")
+            )
+    return out
+
+
+def run_set(folder: Path, extra: tuple[str, ...] = (), sidecar: bool = False, root: Path = REAL) -> SetResult:
     """Calibrate from the set's ``expert_lost.png`` (plus the ``extra`` screenshots) with ``--yes`` and
-    read its other screenshots; ``sidecar``: with the recorded grid (:func:`exact_grid`)."""
-    result = SetResult(" + ".join([str(folder.relative_to(REAL)), *extra]))
+    read its other screenshots; ``sidecar``: with the recorded grid (:func:`exact_grid`); ``root``: the
+    folder the set is named from (a damaged copy's)."""
+    result = SetResult(" + ".join([str(folder.relative_to(root)), *extra]))
     lost = lost_shot(folder)
     shots = [lost, *(folder / name for name in extra)]
     start = time.perf_counter()
@@ -169,22 +216,39 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="calibrate with the recorded board geometry (NAME.json): the labels alone, not the grid finder",
     )
+    parser.add_argument("--scale", type=float, default=1.0, help="resize every screenshot by this factor")
+    parser.add_argument(
+        "--interp", choices=sorted(INTERPOLATIONS), default="linear", help="how --scale resizes (linear)"
+    )
+    parser.add_argument(
+        "--night-light", action="store_true", help="tint every screenshot: blue x0.6, green x0.85, gamma 1.25"
+    )
     args = parser.parse_args(argv)
+    damage = Damage(args.scale, args.interp, args.night_light)
+    if damage and args.sidecar_grid:
+        parser.error("--sidecar-grid reads the recorded geometry, which --scale would not match")
+    with tempfile.TemporaryDirectory(prefix="calibration-damaged-") as scratch:
+        return _report(args, damage, Path(scratch) if damage else REAL)
+
+
+def _report(args: argparse.Namespace, damage: Damage, root: Path) -> int:
+    """Calibrate and read every set (damaged copies under ``root``), printing one table row per set."""
     print(
         "| set | questions | left out | other frames | read exactly | refused (unseen state) | refused "
         "| wrong frames (cells) | s |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     totals = SetResult("total")
-    for folder in sets():
-        if args.only and args.only not in str(folder):
+    for original in sets():
+        if args.only and args.only not in str(original):
             continue
-        r = run_set(folder, sidecar=args.sidecar_grid)
+        folder = damaged_copy(original, damage, root) if damage else original
+        r = run_set(folder, sidecar=args.sidecar_grid, root=root)
         if "no covered cell" in r.error:  # the client opens every cell on a loss: add a game in progress
             print(f"| {r.name} | calibration failed: {r.error[:90]} |")
             totals.questions += 1
             opening = next(p.name for p in sorted(folder.glob("*_opening.png")))
-            r = run_set(folder, (opening,), sidecar=args.sidecar_grid)
+            r = run_set(folder, (opening,), sidecar=args.sidecar_grid, root=root)
         if r.error:
             print(f"| {r.name} | calibration failed: {r.error} |")
             totals.questions += max(r.questions, 1)

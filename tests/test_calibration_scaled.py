@@ -67,3 +67,18 @@ def test_xdemineur_at_150_percent_calibrates_with_no_question(tmp_path: Path) ->
         png = folder / f"{name}.png"
         reading = read_screen(scaled(png, 1.5, "nearest"), skin, truth(png).mines)
         assert np.array_equal(reading.board.cells, truth(png).cells), name
+
+
+def test_the_benchmark_damages_a_set_alike(tmp_path: Path) -> None:
+    """``calibration_real.py --scale --night-light`` calibrates from copies damaged alike, truth beside."""
+    from benchmarks.calibration_real import Damage, damaged_copy
+
+    damage = Damage(1.5, "nearest", night_light=True)
+    out = damaged_copy(REAL / "xdemineur", damage, tmp_path)
+    assert out == tmp_path / "xdemineur"
+    lost = cv2.imread(str(out / "expert_lost.png"))
+    original = cv2.imread(str(REAL / "xdemineur" / "expert_lost.png"))
+    assert lost.shape[:2] == (round(original.shape[0] * 1.5), round(original.shape[1] * 1.5))
+    assert lost[..., 0].mean() < original[..., 0].mean()  # blue dimmed
+    assert (out / "expert_lost.txt").read_text() == (REAL / "xdemineur" / "expert_lost.txt").read_text()
+    assert not Damage() and Damage(night_light=True)
