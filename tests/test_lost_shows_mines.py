@@ -111,3 +111,25 @@ def _refused_by_count(monkeypatch, rule, text: str, mines: int, cell, message: s
     with pytest.raises(RecognitionError, match=message) as refused:
         read_board(image, geometry, generic_skin(), mines=mines)
     assert refused.value.cell == cell
+
+
+def _skinless_sees(monkeypatch: pytest.MonkeyPatch, text: str) -> Geometry:
+    """Make the skinless reader itself (not the taught templates) read ``text`` on a 4x4 grid."""
+    board = Board.from_text(text)
+    monkeypatch.setattr(read, "read_cells", lambda image, geo, model: _result(geo, board.cells.ravel(), "t"))
+    return Geometry(0.0, 0.0, 16.0, 16.0, *board.shape)
+
+
+def test_a_refused_skinless_reading_teaches_the_templates_nothing(monkeypatch):
+    """Taught looks read later frames at template speed, so a reading the board's checks refuse must not
+    become one: GNOME Mines' opened 0 1 1 3, read as covered, flag, flag and the mine that went off and
+    refused, had been taught all the same, and the next frame read those looks "surely"."""
+    image = np.random.default_rng(5).integers(0, 256, (64, 64, 3), dtype=np.uint8)
+    refused_skin, kept_skin = generic_skin(), generic_skin()
+    geometry = _skinless_sees(monkeypatch, LOST_FEW)
+    with pytest.raises(RecognitionError):
+        read_board(image, geometry, refused_skin, mines=10)
+    assert read.taught_skin(refused_skin).looks == {}
+    geometry = _skinless_sees(monkeypatch, LOST_ALL)
+    read_board(image, geometry, kept_skin, mines=3)
+    assert read.taught_skin(kept_skin).looks  # an accepted reading still teaches

@@ -172,14 +172,16 @@ def _generic_model(skin: Skin) -> GenericModel:
 def _generic_cells(image: np.ndarray, geometry: Geometry, skin: Skin) -> CellReading:
     """Every cell read with no skin: from the templates earlier exact readings taught when every cell
     matches one surely (:mod:`bot.vision.taught`, ~1 ms), else by the skinless reader, reusing (and
-    growing) the model learnt by earlier frames; its exact reading teaches the templates."""
+    growing) the model learnt by earlier frames; its exact reading teaches the templates once
+    :func:`_finish` accepts the board it makes (held until then)."""
     taught = taught_skin(skin)
+    taught.drop_held()
     fast = taught.read(image, geometry)
     if fast is not None:
         return fast
     model = _generic_model(skin)
     cells = read_cells(image, geometry, model)
-    taught.learn(image, geometry, cells.states)
+    taught.hold(image, geometry, cells.states)
     return cells
 
 
@@ -317,6 +319,8 @@ def _finish(
     if face is not None:
         geometry = replace(geometry, face=face.region)
     status = status_from_board(board, face)
+    if is_generic(skin):  # the board passed: its skinless reading may teach the templates now
+        taught_skin(skin).learn_held(cells.geometry)
     return Reading(board, geometry, status, skin, cells, face, score, notes)
 
 

@@ -191,6 +191,24 @@ class TaughtSkin:
     _last: tuple[np.ndarray, np.ndarray] | None = None
     """The cell blocks (:func:`cell_blocks`) and states of the last exact reading: a cell whose pixels
     are the same again is the same state, and only the cells that changed are classified."""
+    _held: tuple[np.ndarray, Geometry, np.ndarray] | None = None
+    """A skinless reading not yet learnt (:meth:`hold`): learnt only once its board is accepted."""
+
+    def hold(self, image: np.ndarray, geometry: Geometry, states: np.ndarray) -> None:
+        """Keep a skinless reading of ``image`` to learn once the board it makes passes every check
+        (:meth:`learn_held`); a reading refused after it (too few mines shown, say) is never taught.
+        Holds the image itself, not a copy: call :meth:`learn_held` before the next grab."""
+        self._held = (image, geometry, states.copy())
+
+    def drop_held(self) -> None:
+        """Forget a held reading that was not accepted."""
+        self._held = None
+
+    def learn_held(self, geometry: Geometry) -> None:
+        """:meth:`learn` the held reading, if it was read at ``geometry`` (the board accepted)."""
+        held, self._held = self._held, None
+        if held is not None and held[1] == geometry:
+            self.learn(*held)
 
     def skin(self) -> Skin | None:
         """The looks as a :class:`Skin` (first look the template, the rest variants), or None."""
