@@ -1659,17 +1659,23 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     when the board's own glyph of it (a group its shape alone names) is farther from the group's glyph
     than that glyph is from its nearest other reference digit, and than the board's glyph is from the
     reference: the same digit of one font differs between cells only by rendering, far less than two
-    digits differ (a bold 6 and 5 of one ink are otherwise near alike). A glyph cut off by its cell's
-    edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with a side a
-    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared."""
+    digits differ (a bold 6 and 5 of one ink are otherwise near alike). A group its shape alone names
+    the same digit is compared too, with a glyph of it that fits the reference better (the board's
+    font, over a glyph the references name only just: KMines' lone 3 on the board's top row, 2 by
+    the references at 0.18 against 3 at 0.23, lay 0.24 from the board's own 2s). A glyph cut off by
+    its cell's edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with
+    a side a neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not
+    compared."""
     costs = np.stack([g.costs for g in gs])
     raw = np.stack([g.raw_costs for g in gs])
     weighted = np.stack([g.weighted for g in gs])
     sure = [_sure_digit(g) if g.shape == Shape.DIGIT else None for g in gs]  # a mine near a digit: no
     for a, g in enumerate(gs):
         for b, d in enumerate(sure):
-            if d is None or b == a or sure[a] == d or g.glyph is None or gs[b].glyph is None:
+            if d is None or b == a or g.glyph is None or gs[b].glyph is None:
                 continue
+            if sure[a] == d and g.costs[d - 1] <= gs[b].costs[d - 1]:  # type: ignore[index]
+                continue  # its own glyph of the digit fits no worse: the board's font as much as the other
             if set(g.glyph.cut) - set(gs[b].glyph.cut) or g.unseen or gs[b].unseen:
                 continue  # the two may show different parts of one digit: not comparable
             others = np.delete(np.minimum(g.costs, g.raw_costs), d - 1)  # type: ignore[arg-type]
