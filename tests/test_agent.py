@@ -172,6 +172,29 @@ def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
     assert player._inconsistency(fresh, lost, [(1, 2)]) == ""
 
 
+def test_an_end_judged_from_the_cells_read_surely_is_checked_as_the_boards_end():
+    """GNOME Mines at 900x640, live (session 18): the skinless reader read an opened 0, 1, 1, 3 as covered,
+    flag, flag and exploded mine, and refused the frame (3 of the 99 mines shown); but the templates that
+    reading had taught read those cells surely, and the end they showed (``board (some cells
+    unreadable)``) was taken as a loss after two clicks, unchecked. The keys sent for a new game then
+    opened GNOME's "start a new game?" dialog over the game still on. An end seen on some cells is the
+    board's end all the same: checked as one (a mine explodes only where a click landed)."""
+    from bot.agent.player import Sight
+
+    client = sim(rule="zero")
+    player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
+    player._reach = np.zeros((3, 4), dtype=bool)
+    player._reach[0, 0] = player._reach[1, 2] = True  # the cells this game clicked
+    fresh = Board.from_text("....\n....\n....", mines=3)
+    how = "board (some cells unreadable)"  # what Player._judge_unreadable says
+    misread = Sight(Board.from_text(".F..\nFX..\n....", mines=3), GameStatus.LOST, None, how)
+    assert "cell (1, 1) reads as an exploded mine where no click landed" in player._inconsistency(
+        fresh, misread, [(0, 0)]
+    )
+    lost = Sight(Board.from_text("01*.\n12X.\n..*.", mines=3), GameStatus.LOST, None, how)
+    assert player._inconsistency(fresh, lost, [(1, 2)]) == ""
+
+
 def test_a_misread_with_no_skin_stops_the_game_without_clicking(tmp_path):
     """The skinless reader refuses a smeared frame whole: the game stops safely (no crash, no click)."""
     client = SimClient("beginner", seed=11, rule="zero", screen_size=(900, 700), scale=2.0)

@@ -1271,8 +1271,10 @@ class Player:
         """Why a reading cannot be trusted, or '' when it can (``unknown``: cells it shows as covered
         only because they could not be named)."""
         board = sight.board
-        if sight.status is not GameStatus.PLAYING and sight.ended_by == "board":
-            problem = self._end_problem(previous, board, clicked)  # an end the board alone shows
+        # an end the board shows, read on every cell or on the cells read surely ("board (some cells
+        # unreadable)"); an end the face or the last clicks' logic shows is not checked against the board
+        if sight.status is not GameStatus.PLAYING and sight.ended_by.startswith("board"):
+            problem = self._end_problem(previous, board, clicked)
             if problem:
                 return f"the board reads {sight.status.value}, but {problem}"
         if sight.status is GameStatus.PLAYING:

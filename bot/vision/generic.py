@@ -55,6 +55,7 @@ from bot.solver.rules import count_around
 from bot.vision.classify import CellReading
 from bot.vision.digits import (
     DIGIT_LOOSE,
+    DIGIT_MARGIN,
     INK_APART,
     count_bounds,
     frontier_problem,
@@ -1654,21 +1655,38 @@ def _sure_digit(g: Group) -> int | None:
     return d + 1
 
 
+def _font_over(font: Group, g: Group, d: int) -> bool:
+    """Whether ``font``'s glyph of digit ``d`` is the board's over ``g``'s, whose shape names ``d`` too:
+    in ``g``'s ink, and fitting the reference digit better by more than the margin that leaves another
+    digit out of the question (:data:`bot.vision.digits.DIGIT_MARGIN`). Two glyphs that fit it about
+    alike (one digit drawn whole and cut by a cell's edge) are two renderings of one font."""
+    assert font.costs is not None and g.costs is not None and font.ink is not None and g.ink is not None
+    if np.abs(font.ink - g.ink).max() > INK_APART:
+        return False
+    return bool(font.costs[d - 1] + DIGIT_MARGIN < g.costs[d - 1])
+
+
 def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The glyph groups' shape distances (plain, raw, weighted), with a digit ruled out for a group
     when the board's own glyph of it (a group its shape alone names) is farther from the group's glyph
     than that glyph is from its nearest other reference digit, and than the board's glyph is from the
     reference: the same digit of one font differs between cells only by rendering, far less than two
-    digits differ (a bold 6 and 5 of one ink are otherwise near alike). A glyph cut off by its cell's
-    edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with a side a
-    neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not compared."""
+    digits differ (a bold 6 and 5 of one ink are otherwise near alike). A group its shape alone names
+    the same digit is compared too, with a glyph of it that is the board's font over its own
+    (:func:`_font_over`: KMines' lone 3 on the board's top row, 2 by the references at 0.18 against 3
+    at 0.23, lay 0.24 from the board's own 2s, which fit the reference 2 at 0.08). A glyph cut off by
+    its cell's edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with
+    a side a neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not
+    compared."""
     costs = np.stack([g.costs for g in gs])
     raw = np.stack([g.raw_costs for g in gs])
     weighted = np.stack([g.weighted for g in gs])
     sure = [_sure_digit(g) if g.shape == Shape.DIGIT else None for g in gs]  # a mine near a digit: no
     for a, g in enumerate(gs):
         for b, d in enumerate(sure):
-            if d is None or b == a or sure[a] == d or g.glyph is None or gs[b].glyph is None:
+            if d is None or b == a or g.glyph is None or gs[b].glyph is None:
+                continue
+            if sure[a] == d and not _font_over(gs[b], g, d):
                 continue
             if set(g.glyph.cut) - set(gs[b].glyph.cut) or g.unseen or gs[b].unseen:
                 continue  # the two may show different parts of one digit: not comparable
