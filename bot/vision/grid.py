@@ -720,6 +720,43 @@ def _face_pitch(
             _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
 
 
+def _faces_per_cell(faces: Boxes, a: _Axis, axis: int) -> int:
+    """How many faces of one size each cell of axis ``a`` (1: x, 0: y) holds, evenly spaced along it: 2
+    or 3 when the faces of some size repeat at that fraction of its pitch, :data:`MIN_GROUP` of them
+    at every one of those places; else 1. A cell holds one face of a size (its tile's, or its opened
+    ground's), so such faces say the lattice is a multiple of the board's: a JPEG's 8-px blocks leave
+    every other 12-px cell too noisy to count as flat on the half-size mask, or a repeat at 24 px."""
+    centres = faces.cx if axis == 1 else faces.cy
+    sizes = np.unique(np.stack([faces.w, faces.h], axis=1), axis=0)
+    for k in (2, 3):
+        sub = a.pitch / k
+        for w, h in sizes:
+            mine = centres[(np.abs(faces.w - w) <= 1) & (np.abs(faces.h - h) <= 1)]
+            if len(mine) < k * MIN_GROUP:
+                continue
+            angle = 2 * np.pi * ((mine - a.start) % sub) / sub
+            centre = float(np.angle(np.exp(1j * angle).mean())) % (2 * np.pi) * sub / (2 * np.pi)
+            steps = (mine - a.start - centre) / sub
+            near = np.abs(steps - np.round(steps)) * sub <= _pitch_slack(sub)
+            place = np.round(steps[near]).astype(np.intp) % k
+            if near.mean() > 1 - CUT_SHARE and (np.bincount(place, minlength=k) >= MIN_GROUP).all():
+                return k
+    return 1
+
+
+def _split_pitch(board: _Board) -> bool:
+    """Divide each axis's pitch by :func:`_faces_per_cell` of the board's cell faces (its cells
+    multiplied to span the same width); whether any was."""
+    split = False
+    for axis in (1, 0):
+        a = board.ax if axis == 1 else board.ay
+        k = _faces_per_cell(board.cell_faces(), a, axis)
+        if k > 1:
+            _set(board, axis, _Axis(a.start, a.pitch / k, a.count * k))
+            split = True
+    return split
+
+
 def _fit_crop(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit | None:
     """:func:`_fit_group` on the part of the screenshot within :data:`CROP_CELLS` cells of the faces,
     widened around the board found while that board reaches the crop's edge (a few faces in one
@@ -764,6 +801,8 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, *lattice)
     searched: dict[tuple[int, int, int, int], Boxes | None] = {}
+    if _split_pitch(board):
+        placed = False  # the repeats were of several cells: their boundaries are to be found
     if not placed:
         _face_pitch(gray, board, faces, searched)
         for _ in range(2):
