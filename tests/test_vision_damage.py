@@ -60,3 +60,21 @@ def test_a_won_boards_corner_flag_is_not_the_mine_that_went_off_half_a_pixel_ove
     image, truth, mines = _capture("winemine/beginner_won.png")
     read = read_screen(_shift(image, 0.5, 0.0), "auto", mines=mines)
     assert np.array_equal(read.board.cells, truth.cells), read.board.to_text()
+
+
+def _tinted(image: np.ndarray) -> np.ndarray:
+    """A night-light tint: blue x0.6, green x0.85."""
+    return np.clip(image * np.array([0.6, 0.85, 1.0]) + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_a_pitch_seeded_over_three_columns_is_refitted_over_the_whole_board():
+    """xdemineur's lost 9x12 board, every cell a mine but 13 covered ones, tinted and scaled 1.5x
+    (linear): the first faces linked span three columns, 32 px apart to the pixel, for a pitch of
+    31.5; the full-size faces over the whole board say 31.5, but a refit could only nudge the pitch
+    (0.48 px), so the grid drifted 4 px over twelve columns and a covered cell beside a mine read as
+    a flag. The seed's pitch is only as sure as the span it was measured over."""
+    image, truth, mines = _capture("xdemineur/dense_lost_7.png")
+    damaged = cv2.resize(_tinted(image), None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    g = find_grid(damaged).geometry
+    assert abs(g.pitch_x - 31.5) < 0.1 and abs(g.pitch_y - 31.5) < 0.1
+    assert np.array_equal(read_screen(damaged, "auto", mines=mines).board.cells, truth.cells)

@@ -703,21 +703,31 @@ def _region_faces(
 
 
 def _face_pitch(
-    gray: np.ndarray, board: _Board, like: Boxes, found: dict[tuple[int, int, int, int], Boxes | None]
+    gray: np.ndarray,
+    board: _Board,
+    like: Boxes,
+    found: dict[tuple[int, int, int, int], Boxes | None],
+    spans: list[int],
 ) -> None:
     """Refit both pitches to the centres of the faces in the board's region, found at full size
     (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do.
-    ``found`` keeps the faces of each region already searched (growing often ends where it began)."""
+    ``found`` keeps the faces of each region already searched (growing often ends where it began).
+
+    A refit only nudges the pitch (a new pitch is another lattice: xbomb's opening kept its 20 px),
+    as far as the pitch in hand may be off: ``spans`` (y, x) are the cells it was measured over, from
+    faces placed to 2 px (a seed of three columns at 1.5x, 32 px for 31.5); a refit taken widens it."""
     ax, ay = board.ax, board.ay
     faces = _region_faces(gray, board, like, found)
     if faces is None:
         return
     kinds = _kinds(faces)
-    for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
+    for centres, axis, at in ((faces.cx, ax, 1), (faces.cy, ay, 0)):
         index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
-        steady = abs(pitch - axis.pitch) < max(0.3, 0.015 * axis.pitch)  # a refit, not a new pitch
+        doubt = max(0.3, 0.015 * axis.pitch, 2.0 / max(spans[at], 1))
+        steady = abs(pitch - axis.pitch) < doubt  # a refit, not a new pitch
         if fits.sum() >= MIN_GROUP and np.ptp(index[fits]) >= 2 and steady:
-            _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
+            _set(board, at, replace(axis, pitch=pitch))
+            spans[at] = max(spans[at], int(np.ptp(index[fits])))
 
 
 def _faces_per_cell(faces: Boxes, a: _Axis, axis: int) -> int:
@@ -803,8 +813,9 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     searched: dict[tuple[int, int, int, int], Boxes | None] = {}
     if _split_pitch(board):
         placed = False  # the repeats were of several cells: their boundaries are to be found
+    spans = [board.ay.count - 1, board.ax.count - 1]  # cells each pitch was measured over
     if not placed:
-        _face_pitch(gray, board, faces, searched)
+        _face_pitch(gray, board, faces, searched, spans)
         for _ in range(2):
             board.ax = board.phase(1)
             board.ay = board.phase(0)
@@ -814,7 +825,7 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     _grow(board, faces, trim=not placed)
     if not placed:
         _cut_at_gaps(board, faces)
-        _face_pitch(gray, board, faces, searched)
+        _face_pitch(gray, board, faces, searched, spans)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
     ax, ay = board.ax, board.ay
