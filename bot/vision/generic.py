@@ -1027,6 +1027,7 @@ def shape_of(
         ink = run_on_ink(ink, group.runs, margin)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
+        group.central = False  # no glyph at all: nothing to take for a flag
         return
     group.central = reaches_middle(ink)
     shape = glyph_shape(ink)
