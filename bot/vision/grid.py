@@ -754,14 +754,33 @@ def _faces_per_cell(faces: Boxes, a: _Axis, axis: int) -> int:
     return 1
 
 
+def _lined_between(board: _Board, axis: int, a: _Axis, k: int) -> bool:
+    """Whether the board's steps across it (the median over its span, :meth:`_Board.seam`) are as much
+    a line (:data:`LINE_SHARE` of its boundaries' own) at each of the ``k - 1`` places evenly between
+    the boundaries of axis ``a``: a board of cells that many times smaller shows its seams there in
+    every row, while a glyph's flat quarters (a mine's, between its spikes) come with no line through
+    the cell's middle."""
+    inner = a.lines()[1:-1]
+    if len(inner) == 0:
+        return False
+    line = float(board.seam(axis, inner, 1).max())
+    cells = np.arange(a.count)
+    for j in range(1, k):
+        between = np.round(a.start + (cells + j / k) * a.pitch).astype(np.intp)
+        if float(board.seam(axis, between, 1).max()) < LINE_SHARE * line:
+            return False
+    return line > 0
+
+
 def _split_pitch(board: _Board) -> bool:
-    """Divide each axis's pitch by :func:`_faces_per_cell` of the board's cell faces (its cells
-    multiplied to span the same width); whether any was."""
+    """Divide each axis's pitch by :func:`_faces_per_cell` of the board's cell faces, when the board
+    is lined there too (:func:`_lined_between`), its cells multiplied to span the same width; whether
+    any was."""
     split = False
     for axis in (1, 0):
         a = board.ax if axis == 1 else board.ay
         k = _faces_per_cell(board.cell_faces(), a, axis)
-        if k > 1:
+        if k > 1 and _lined_between(board, axis, a, k):
             _set(board, axis, _Axis(a.start, a.pitch / k, a.count * k))
             split = True
     return split
