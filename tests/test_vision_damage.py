@@ -94,3 +94,14 @@ def test_a_covered_tile_with_no_glyph_is_never_a_flag():
     except RecognitionError:
         return
     assert np.array_equal(read.cells, truth.cells), np.argwhere(read.cells != truth.cells)
+
+
+def test_flat_specks_on_a_dithered_jpeg_tile_do_not_split_its_cells():
+    """xbomb's fresh Expert board (dithered 20-px tiles) scaled 1.5x then saved as JPEG 85: flat specks
+    the 8-px blocks leave on the dithered tiles sit at two heights in some cells, and the texture steps
+    between the lines; but they are one to a cell in most cells that have any, so no cell is two:
+    16 rows of 30 px, not 32 of 15."""
+    image, truth, mines = _capture("xbomb/expert_fresh.png")
+    scaled = cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    g = find_grid(_jpeg(scaled, 85)).geometry
+    assert (g.rows, g.cols) == truth.cells.shape

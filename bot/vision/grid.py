@@ -730,26 +730,36 @@ def _face_pitch(
             spans[at] = max(spans[at], int(np.ptp(index[fits])))
 
 
-def _faces_per_cell(faces: Boxes, a: _Axis, axis: int) -> int:
-    """How many faces of one size each cell of axis ``a`` (1: x, 0: y) holds, evenly spaced along it: 2
-    or 3 when the faces of some size repeat at that fraction of its pitch, :data:`MIN_GROUP` of them
-    at every one of those places; else 1. A cell holds one face of a size (its tile's, or its opened
-    ground's), so such faces say the lattice is a multiple of the board's: a JPEG's 8-px blocks leave
-    every other 12-px cell too noisy to count as flat on the half-size mask, or a repeat at 24 px."""
-    centres = faces.cx if axis == 1 else faces.cy
+def _faces_per_cell(faces: Boxes, a: _Axis, other: _Axis, axis: int) -> int:
+    """How many faces of one size each cell of axis ``a`` (1: x, 0: y; ``other`` the other axis) holds,
+    evenly spaced along it: 2 or 3 when the faces of some size repeat at that fraction of its pitch,
+    :data:`MIN_GROUP` of them at every one of those places, and most cells holding one face holding
+    one at every place; else 1. A cell holds one face of a size (its tile's, or its opened ground's),
+    so such faces say the lattice is a multiple of the board's: a JPEG's 8-px blocks leave every other
+    12-px cell too noisy to count as flat on the half-size mask, or a repeat at 24 px (flat specks
+    JPEG leaves here and there on a dithered tile sit one to a cell)."""
+    centres, across = (faces.cx, faces.cy) if axis == 1 else (faces.cy, faces.cx)
     sizes = np.unique(np.stack([faces.w, faces.h], axis=1), axis=0)
     for k in (2, 3):
         sub = a.pitch / k
         for w, h in sizes:
-            mine = centres[(np.abs(faces.w - w) <= 1) & (np.abs(faces.h - h) <= 1)]
+            like = (np.abs(faces.w - w) <= 1) & (np.abs(faces.h - h) <= 1)
+            mine = centres[like]
             if len(mine) < k * MIN_GROUP:
                 continue
             angle = 2 * np.pi * ((mine - a.start) % sub) / sub
             centre = float(np.angle(np.exp(1j * angle).mean())) % (2 * np.pi) * sub / (2 * np.pi)
             steps = (mine - a.start - centre) / sub
             near = np.abs(steps - np.round(steps)) * sub <= _pitch_slack(sub)
-            place = np.round(steps[near]).astype(np.intp) % k
-            if near.mean() > 1 - CUT_SHARE and (np.bincount(place, minlength=k) >= MIN_GROUP).all():
+            index = np.round(steps[near]).astype(np.intp)
+            place = index % k
+            if near.mean() <= 1 - CUT_SHARE or (np.bincount(place, minlength=k) < MIN_GROUP).any():
+                continue
+            row = np.floor((across[like][near] - other.start) / other.pitch).astype(np.intp)
+            cells, inverse = np.unique(np.stack([index // k, row], axis=1), axis=0, return_inverse=True)
+            held = np.zeros((len(cells), k), bool)
+            held[inverse.ravel(), place] = True
+            if held.all(axis=1).mean() > 1 - CUT_SHARE:
                 return k
     return 1
 
@@ -779,7 +789,7 @@ def _split_pitch(board: _Board) -> bool:
     split = False
     for axis in (1, 0):
         a = board.ax if axis == 1 else board.ay
-        k = _faces_per_cell(board.cell_faces(), a, axis)
+        k = _faces_per_cell(board.cell_faces(), a, board.ay if axis == 1 else board.ax, axis)
         if k > 1 and _lined_between(board, axis, a, k):
             _set(board, axis, _Axis(a.start, a.pitch / k, a.count * k))
             split = True
