@@ -1028,6 +1028,7 @@ def shape_of(
         ink = run_on_ink(ink, group.runs, margin)
     if not (ink >= 0.5).any():
         group.shape, group.why = Shape.MARK, "no ink reaches the middle"
+        group.central = False  # no glyph at all: nothing to take for a flag
         return
     group.central = reaches_middle(ink)
     shape = glyph_shape(ink)
@@ -2135,6 +2136,29 @@ def _blank_flags(groups: list[Group], mines: np.ndarray, rows: int, cols: int) -
     return readings
 
 
+def _apart_at_edge_only(looks: np.ndarray, members: np.ndarray, cell: int, rows: int, cols: int) -> bool:
+    """Whether ``cell`` on the board's edge is drawn like ``members`` over the half of it that faces the
+    board: what sets it apart lies on its outer side, where a grid a pixel or two off takes in the
+    window beyond the board, not the cell's own frame (a mine that went off is framed all round)."""
+    row, col = divmod(cell, cols)
+    side = TILE // POOL
+    keep = np.ones((side, side), bool)
+    half = side // 2
+    for edge, band in (
+        (row == 0, np.s_[:half, :]),
+        (row == rows - 1, np.s_[side - half :, :]),
+        (col == 0, np.s_[:, :half]),
+        (col == cols - 1, np.s_[:, side - half :]),
+    ):
+        if edge:
+            keep[band] = False
+    if keep.all() or not keep.any():
+        return False
+    main = looks[members].mean(axis=0)
+    diff = np.abs(looks[cell] - main).reshape(side, side, 3)[keep]
+    return bool(_alike(diff[None])[0])
+
+
 def _all_open_lost(
     looks: np.ndarray,
     tiles: np.ndarray,
@@ -2176,6 +2200,7 @@ def _all_open_lost(
     drawn, states = fits[0]
     main = groups[max(drawn, key=lambda i: len(groups[i].members))]
     odd = [int(m) for i in drawn if groups[i] is not main for m in groups[i].members]
+    odd = [m for m in odd if not _apart_at_edge_only(looks, main.members, m, rows, cols)]
     inside = _inner_looks(looks, LOOK_RING + 1)
     if not odd or not all(_alike(np.abs(inside[main.members] - inside[i])).any() for i in odd):
         return None  # no mine, or one unlike the rest inside too (a cell lit up): not shown which went off

@@ -703,21 +703,97 @@ def _region_faces(
 
 
 def _face_pitch(
-    gray: np.ndarray, board: _Board, like: Boxes, found: dict[tuple[int, int, int, int], Boxes | None]
+    gray: np.ndarray,
+    board: _Board,
+    like: Boxes,
+    found: dict[tuple[int, int, int, int], Boxes | None],
+    spans: list[int],
 ) -> None:
     """Refit both pitches to the centres of the faces in the board's region, found at full size
     (the half-size mask places a face to 2 px): faces repeat exactly, whatever the grid lines do.
-    ``found`` keeps the faces of each region already searched (growing often ends where it began)."""
+    ``found`` keeps the faces of each region already searched (growing often ends where it began).
+
+    A refit only nudges the pitch (a new pitch is another lattice: xbomb's opening kept its 20 px),
+    as far as the pitch in hand may be off: ``spans`` (y, x) are the cells it was measured over, from
+    faces placed to 2 px (a seed of three columns at 1.5x, 32 px for 31.5); a refit taken widens it."""
     ax, ay = board.ax, board.ay
     faces = _region_faces(gray, board, like, found)
     if faces is None:
         return
     kinds = _kinds(faces)
-    for centres, axis in ((faces.cx, ax), (faces.cy, ay)):
+    for centres, axis, at in ((faces.cx, ax, 1), (faces.cy, ay, 0)):
         index, pitch, _, fits = _fit_axis(centres, kinds, axis.pitch, slack=0.08)
-        steady = abs(pitch - axis.pitch) < max(0.3, 0.015 * axis.pitch)  # a refit, not a new pitch
+        doubt = max(0.3, 0.015 * axis.pitch, 2.0 / max(spans[at], 1))
+        steady = abs(pitch - axis.pitch) < doubt  # a refit, not a new pitch
         if fits.sum() >= MIN_GROUP and np.ptp(index[fits]) >= 2 and steady:
-            _set(board, 1 if axis is ax else 0, replace(axis, pitch=pitch))
+            _set(board, at, replace(axis, pitch=pitch))
+            spans[at] = max(spans[at], int(np.ptp(index[fits])))
+
+
+def _faces_per_cell(faces: Boxes, a: _Axis, other: _Axis, axis: int) -> int:
+    """How many faces of one size each cell of axis ``a`` (1: x, 0: y; ``other`` the other axis) holds,
+    evenly spaced along it: 2 or 3 when the faces of some size repeat at that fraction of its pitch,
+    :data:`MIN_GROUP` of them at every one of those places, and most cells holding one face holding
+    one at every place; else 1. A cell holds one face of a size (its tile's, or its opened ground's),
+    so such faces say the lattice is a multiple of the board's: a JPEG's 8-px blocks leave every other
+    12-px cell too noisy to count as flat on the half-size mask, or a repeat at 24 px (flat specks
+    JPEG leaves here and there on a dithered tile sit one to a cell)."""
+    centres, across = (faces.cx, faces.cy) if axis == 1 else (faces.cy, faces.cx)
+    sizes = np.unique(np.stack([faces.w, faces.h], axis=1), axis=0)
+    for k in (2, 3):
+        sub = a.pitch / k
+        for w, h in sizes:
+            like = (np.abs(faces.w - w) <= 1) & (np.abs(faces.h - h) <= 1)
+            mine = centres[like]
+            if len(mine) < k * MIN_GROUP:
+                continue
+            angle = 2 * np.pi * ((mine - a.start) % sub) / sub
+            centre = float(np.angle(np.exp(1j * angle).mean())) % (2 * np.pi) * sub / (2 * np.pi)
+            steps = (mine - a.start - centre) / sub
+            near = np.abs(steps - np.round(steps)) * sub <= _pitch_slack(sub)
+            index = np.round(steps[near]).astype(np.intp)
+            place = index % k
+            if near.mean() <= 1 - CUT_SHARE or (np.bincount(place, minlength=k) < MIN_GROUP).any():
+                continue
+            row = np.floor((across[like][near] - other.start) / other.pitch).astype(np.intp)
+            cells, inverse = np.unique(np.stack([index // k, row], axis=1), axis=0, return_inverse=True)
+            held = np.zeros((len(cells), k), bool)
+            held[inverse.ravel(), place] = True
+            if held.all(axis=1).mean() > 1 - CUT_SHARE:
+                return k
+    return 1
+
+
+def _lined_between(board: _Board, axis: int, a: _Axis, k: int) -> bool:
+    """Whether the board's steps across it (the median over its span, :meth:`_Board.seam`) are as much
+    a line (:data:`LINE_SHARE` of its boundaries' own) at each of the ``k - 1`` places evenly between
+    the boundaries of axis ``a``: a board of cells that many times smaller shows its seams there in
+    every row, while a glyph's flat quarters (a mine's, between its spikes) come with no line through
+    the cell's middle."""
+    inner = a.lines()[1:-1]
+    if len(inner) == 0:
+        return False
+    line = float(board.seam(axis, inner, 1).max())
+    cells = np.arange(a.count)
+    for j in range(1, k):
+        between = np.round(a.start + (cells + j / k) * a.pitch).astype(np.intp)
+        if float(board.seam(axis, between, 1).max()) < LINE_SHARE * line:
+            return False
+    return line > 0
+
+
+def _split_pitch(board: _Board) -> bool:
+    """Divide each axis's pitch by :func:`_faces_per_cell` of the board's cell faces, when the board
+    is lined there too (:func:`_lined_between`), its cells multiplied to span the same width; whether
+    any was."""
+    split = False
+    for axis in (1, 0):
+        a = board.ax if axis == 1 else board.ay
+        k = _faces_per_cell(board.cell_faces(), a, board.ay if axis == 1 else board.ax, axis)
+        if k > 1 and _lined_between(board, axis, a, k):
+            _set(board, axis, _Axis(a.start, a.pitch / k, a.count * k))
+            split = True
+    return split
 
 
 def _fit_crop(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit | None:
@@ -764,8 +840,11 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     ex, ey = _steps(gray)
     board = _Board(gray, ex, ey, *lattice)
     searched: dict[tuple[int, int, int, int], Boxes | None] = {}
+    if _split_pitch(board):
+        placed = False  # the repeats were of several cells: their boundaries are to be found
+    spans = [board.ay.count - 1, board.ax.count - 1]  # cells each pitch was measured over
     if not placed:
-        _face_pitch(gray, board, faces, searched)
+        _face_pitch(gray, board, faces, searched, spans)
         for _ in range(2):
             board.ax = board.phase(1)
             board.ay = board.phase(0)
@@ -775,7 +854,7 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
     _grow(board, faces, trim=not placed)
     if not placed:
         _cut_at_gaps(board, faces)
-        _face_pitch(gray, board, faces, searched)
+        _face_pitch(gray, board, faces, searched, spans)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
     ax, ay = board.ax, board.ay
