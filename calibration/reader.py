@@ -31,6 +31,7 @@ from bot.board import Cell
 from bot.errors import MinebotError
 from bot.geometry import Geometry
 from bot.vision.generic import GenericModel, read_cells
+from bot.vision.grid import find_grid
 from calibration.model import Group, Proposal, state_key
 
 LOGGER = logging.getLogger(__name__)
@@ -46,8 +47,6 @@ def read_shots(images: Sequence[np.ndarray], geometries: Sequence[Geometry]) -> 
 
 
 def _read_shot(image: np.ndarray, geometry: Geometry) -> np.ndarray | None:
-    from bot.vision.grid import find_grid
-
     try:
         return read_cells(image, geometry, GenericModel()).states.copy()
     except MinebotError as exc:
