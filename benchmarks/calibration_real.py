@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -156,10 +157,9 @@ def damaged_copy(folder: Path, damage: Damage, root: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for png in folder.glob("*.png"):
         cv2.imwrite(str(out / png.name), damage.apply(cv2.imread(str(png))))
-        if png.with_suffix(".txt").is_file():
-            (out / png.with_suffix(".txt").name).write_text(
-                png.with_suffix(".txt").read_text(encoding="utf-8")
-            )
+        board = png.with_suffix(".txt")
+        if board.is_file():
+            shutil.copyfile(board, out / board.name)
     return out
 
 

@@ -652,7 +652,7 @@ class Labeller:
         }
         mines = choose_mines(self.grids, exact, shown, todo, revealed)
         covered = self._group_of(Cell.COVERED)
-        counted: list[int] = []  # groups taken for shown mines by the counts alone, largest first
+        counted: int | None = None  # the largest group taken for shown mines by the counts alone
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid not in mines:
                 continue
@@ -663,14 +663,12 @@ class Labeller:
                 self._propose(gid, Cell.FLAG, True, why)
             elif self.groups[gid].count > len({m.shot for m in self.groups[gid].members}):
                 why = "a look the numbers around it count, on more cells than one mine per game: shown mines"
-                if counted:  # the counts count flags as they count mines: two such looks are not both sure
-                    why += (
-                        f"; but #{counted[0]} is counted too, drawn otherwise (one of the two may be flags)"
-                    )
+                if counted is not None:  # the counts count flags as mines: two such looks are not both sure
+                    why += f"; but #{counted} is counted too, drawn otherwise (one of the two may be flags)"
                     self._propose(gid, Cell.MINE, False, why, (Cell.FLAG,))
                 else:
                     self._propose(gid, Cell.MINE, True, why, one_sided=True)
-                counted.append(gid)
+                    counted = gid
             else:
                 why = "counted as a mine, the counts around it agree better (its look is not sure)"
                 self._propose(gid, Cell.MINE, False, why, (Cell.EXPLODED, Cell.FLAG))
