@@ -97,7 +97,10 @@ def _claim_mines(
     number equals its shown mines and flags, :func:`bot.vision.digits.shows_every_mine`; flags count
     alike, so a won board's flags taken for mines would pass without the first). Returns the groups
     claimed, and the symmetric glyphs on covered tiles that are then no mine (shown mines share one
-    look, on revealed tiles): a flag or a wrong flag, which the counts tell apart."""
+    look on one ground: a symmetric glyph on a covered tile is none either where several cells show
+    mines on a revealed tile, or on grounds of their own drawn unlike it: a flag drawn as a filled mark;
+    the one that went off, one cell, may be drawn otherwise): a flag or a wrong flag, which the counts
+    tell apart."""
     claimed = []
     for i, (g, s) in enumerate(zip(groups, states, strict=True)):
         on_revealed = not g.raised and g.kind is not None and not covered[g.kind]
@@ -108,10 +111,17 @@ def _claim_mines(
     shown = [g.glyph for g in groups if g.shape == Shape.MINE and g.glyph is not None]
     on_covered = [_on_covered(g, covered) for g in groups]
     unlost = _none_went_off(groups, on_covered, covered)
+    opened = [  # symmetric glyphs of several cells on no covered tile: the board's shown mines
+        g
+        for g, on in zip(groups, on_covered, strict=True)
+        if g.shape == Shape.MINE and len(g.members) >= 2 and not on
+    ]
+    on_revealed = any(g.base is not None for g in opened)
     marks = []
     for i, g in enumerate(groups):
         like = mines if g.base is None else shown if len(g.members) == 1 else []
-        if (mines or unlost) and g.shape == Shape.MINE and on_covered[i]:
+        unlike_shown = on_revealed or (bool(opened) and not any(_drawn_alike(g, o) for o in opened))
+        if (mines or unlost or unlike_shown) and g.shape == Shape.MINE and on_covered[i]:
             states[i] = Cell.FLAG  # for now: a flag counts as maybe a mine until the counts settle it
             marks.append(i)
         elif (
@@ -150,8 +160,9 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tu
         backgrounds.setdefault(key, []).append(i)
     total = sum(len(groups[i].members) for i in mines)
     lone = [ids for ids in backgrounds.values() if sum(len(groups[i].members) for i in ids) == 1]
-    if total == 1:
-        states[mines[0]] = Cell.EXPLODED
+    if total == 1:  # one shown mine: the one that went off, unless it sits on a covered tile as it was
+        if _apart(groups, mines[0], mines, covered):  # (a flag drawn like a mine: the counts tell)
+            states[mines[0]] = Cell.EXPLODED
         return
     own = {}
     for i in mines:
@@ -166,6 +177,24 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tu
         states[singles[0][0]] = Cell.EXPLODED
     elif len(lone) == 1 and len(backgrounds) >= 2 and _apart(groups, lone[0][0], mines, covered):
         states[lone[0][0]] = Cell.EXPLODED
+
+
+def _unopened_mine(
+    groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...], covered_shown: bool
+) -> int | None:
+    """A group read as a shown mine that sits on no revealed kind's tile (on a covered one, or on a ground
+    of its own), on a board where no mine went off: a lost board shows the one that went off, so such a
+    glyph is as well a flag drawn as a filled mark (a won board's every mine, flagged), which no count
+    tells from a mine. With no plain covered cell shown (``covered_shown`` False), no tile is known to
+    be unlike a covered one: any shown mine is such a group. None when there is none."""
+    return next(
+        (
+            i
+            for i, (g, s) in enumerate(zip(groups, states, strict=True))
+            if s == Cell.MINE and (g.base is None or _on_covered(g, covered) or not covered_shown)
+        ),
+        None,
+    )
 
 
 def _odd_mine(groups: list[Group], states: list[Cell | None], board: np.ndarray) -> int | None:
@@ -225,11 +254,15 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
 def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) of a reading no game shows, and why: every cell 0 (a board with no
     mine: a misread, whatever read it), every cell a flag or a mine (a board with no cell free of one:
-    the covered tile itself taken for a glyph) or a count no position allows (:func:`logic_problem`)."""
+    the covered tile itself taken for a glyph), a wrong flag where no mine shows (a lost game shows its
+    mines) or a count no position allows (:func:`logic_problem`)."""
     if (cells == Cell.ZERO).all():
         return 0, "reads 0 like every other cell, a board with no mine"
     if np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG, Cell.MINE, Cell.EXPLODED)).all():
         return 0, "reads a flag or a mine like every other cell, a board with no cell free of one"
+    wrong = np.flatnonzero(cells.ravel() == Cell.WRONG_FLAG)
+    if len(wrong) and not np.isin(cells, (Cell.MINE, Cell.EXPLODED)).any():
+        return int(wrong[0]), "reads a wrong flag on a board that shows no mine (only a lost game shows one)"
     return logic_problem(cells)
 
 
@@ -426,6 +459,7 @@ def name_groups(
     loose_fits: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the same, unclear digits named (read_as)
     loose_open: list[np.ndarray] = []
     every_open = True  # failed try left some open (else the true reading may be none of them)
+    doubts: list[tuple[tuple[bool, ...], _Problem]] = []  # readings that hold as another does (doubt)
     options = sorted(_cover_options(kinds) if kinds else [()], key=any)  # the problem told is a board's
     # with a covered kind when one was tried: a reading with none is only the fallback
     if not options:
@@ -456,7 +490,7 @@ def name_groups(
             shown = list(named)  # with the glyphs a lost board shows as mines named so
             claimed, marks = _claim_mines(groups, shown, covered)
             lost = bool(claimed) or any(s in (Cell.MINE, Cell.EXPLODED) for s in shown)
-            loose = _loose_flags(groups, named, lost)
+            loose = _loose_flags(groups, shown, lost)  # the symmetric glyphs taken as flags too
             if loose:
                 problem = _Problem(
                     list(groups[loose[0]].members),
@@ -480,6 +514,8 @@ def name_groups(
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
                 found = _whole_reading(groups, states, rows, cols, claimed, covered, last, unclear)
+                if found is not None and found.doubt and not unclear:
+                    doubts.append((covered, found))
                 if found is not None:
                     problem = found
                     every_open = every_open and found.readings is not None
@@ -502,6 +538,10 @@ def name_groups(
         if len(grounds) <= MAX_MARKS:
             for ground in grounds:
                 read_as(ground)
+    kept = _one_covered_look(fits + [(covered, []) for covered, _ in doubts], kinds)
+    doubted = [next(p for c, p in doubts if c == covered) for covered, named in kept if not named]
+    if doubted:  # a reading the board's look allows holds as another does: neither is sure
+        raise _refuse(doubted[0].cells, cols, doubted[0].why)
     fits = _one_covered_look(fits, kinds)
     if len(fits) == 1:
         return fits[0][1]
@@ -595,6 +635,9 @@ class _Problem(NamedTuple):
     why: str
     readings: list | None = None
     """States per group (from :func:`_name_digits`), then boards (from :func:`_whole_reading`)."""
+    doubt: bool = False
+    """The reading holds, but another one as well that no count tells from it (a flag drawn like a
+    mine): the board is refused whatever else fits."""
 
 
 def _board_of(groups: list[Group], states: list[Cell | None], rows: int, cols: int) -> np.ndarray:
@@ -628,6 +671,18 @@ def _possible(
         g = groups[claimed[0]]
         return _Problem(
             list(g.members), f"cannot be named: {g.why}, and the board does not show it is a mine"
+        )
+    unopened = (
+        _unopened_mine(groups, states, covered, (board == Cell.COVERED).any())
+        if not (board == Cell.EXPLODED).any()
+        else None
+    )
+    if unopened is not None:
+        return _Problem(
+            list(groups[unopened].members),
+            "cannot be named: a glyph drawn like a mine on no revealed tile, on a board that shows no mine "
+            "went off: a flag drawn so fits as well",
+            doubt=True,
         )
     found = no_game_shows(board)
     if found is not None:
