@@ -88,7 +88,7 @@ def _loose_flags(groups: list[Group], named: list[Cell | None], lost: bool) -> l
 
 def _claim_mines(
     groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...]
-) -> tuple[list[int], list[int]]:
+) -> tuple[list[int], list[int], list[int]]:
     """Glyph groups on a revealed tile that are no digit (any shape, any colours) taken as shown mines,
     in place: a revealed cell shows a number or a mine, nothing else; so is a glyph on a ground of its
     own nearer their shape than any digit's, or a lone glyph on a revealed tile nearer the shape of the
@@ -100,7 +100,8 @@ def _claim_mines(
     look on one ground: a symmetric glyph on a covered tile is none either where several cells show
     mines on a revealed tile, or on grounds of their own drawn unlike it: a flag drawn as a filled mark;
     the one that went off, one cell, may be drawn otherwise): a flag or a wrong flag, which the counts
-    tell apart."""
+    tell apart. Last, the symmetric glyphs on covered tiles drawn like the mines several cells show on
+    grounds of their own: a flag drawn like them, or one more of them, which no count tells apart."""
     claimed = []
     for i, (g, s) in enumerate(zip(groups, states, strict=True)):
         on_revealed = not g.raised and g.kind is not None and not covered[g.kind]
@@ -117,10 +118,13 @@ def _claim_mines(
         if g.shape == Shape.MINE and len(g.members) >= 2 and not on
     ]
     on_revealed = any(g.base is not None for g in opened)
-    marks = []
+    marks, doubtful = [], []
     for i, g in enumerate(groups):
         like = mines if g.base is None else shown if len(g.members) == 1 else []
-        unlike_shown = on_revealed or (bool(opened) and not any(_drawn_alike(g, o) for o in opened))
+        alike = [o for o in opened if _drawn_alike(g, o)]
+        unlike_shown = on_revealed or (bool(opened) and not alike)
+        if g.shape == Shape.MINE and on_covered[i] and alike and not (mines or unlost or unlike_shown):
+            doubtful.append(i)
         if (mines or unlost or unlike_shown) and g.shape == Shape.MINE and on_covered[i]:
             states[i] = Cell.FLAG  # for now: a flag counts as maybe a mine until the counts settle it
             marks.append(i)
@@ -133,7 +137,7 @@ def _claim_mines(
         ):
             states[i] = Cell.MINE  # the board's own mine glyph: the one that went off
             claimed.append(i)
-    return claimed, marks
+    return claimed, marks, doubtful
 
 
 def _none_went_off(groups: list[Group], on_covered: list[bool], covered: tuple[bool, ...]) -> bool:
@@ -452,7 +456,7 @@ def name_groups(
 ) -> list[Cell]:
     """A state for every group, or :class:`RecognitionError` naming a cell when structure and logic
     leave any doubt."""
-    kinds = _attach(groups, texture)
+    kinds = _attach(groups, texture, (rows, cols))
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
@@ -488,7 +492,7 @@ def name_groups(
                 for i, g in enumerate(groups)
             ]
             shown = list(named)  # with the glyphs a lost board shows as mines named so
-            claimed, marks = _claim_mines(groups, shown, covered)
+            claimed, marks, doubtful = _claim_mines(groups, shown, covered)
             lost = bool(claimed) or any(s in (Cell.MINE, Cell.EXPLODED) for s in shown)
             loose = _loose_flags(groups, shown, lost)  # the symmetric glyphs taken as flags too
             if loose:
@@ -514,6 +518,13 @@ def name_groups(
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
                 found = _whole_reading(groups, states, rows, cols, claimed, covered, last, unclear)
+                if found is None and doubtful:
+                    found = _Problem(
+                        list(groups[doubtful[0]].members),
+                        "cannot be named: a glyph drawn like the shown mines but on a covered tile, where "
+                        "they sit on grounds of their own: a flag drawn so fits as well",
+                        doubt=True,
+                    )
                 if found is not None and found.doubt and not unclear:
                     doubts.append((covered, found))
                 if found is not None:
