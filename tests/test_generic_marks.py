@@ -58,3 +58,26 @@ def test_a_mark_no_count_tells_from_a_mine_is_refused(seed: int) -> None:
     covered tile is shown to tell the flag's tile from an opened one): refused, never misread."""
     sample, board = _read(seed)
     assert board is None, board.to_text()
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        432,  # lost: an emoji-like flag crossed out, the cross missed: read as a flag before
+        322,  # lost: flag or wrong flag, left open before
+    ],
+)
+def test_a_lost_board_s_flag_its_numbers_do_not_count_is_a_wrong_flag(seed: int) -> None:
+    """A client that shows its mines when the game is lost shows them all: a glyph taken for a flag
+    that its numbers do not count as a mine is a wrong flag, whatever its cross looks like."""
+    sample, board = _read(seed)
+    assert board is not None, "refused"
+    assert (board.cells == sample.truth.cells).all(), board.to_text()
+    assert (sample.truth.cells == Cell.WRONG_FLAG).any()
+
+
+def test_wrong_flags_too_small_to_see_crossed_are_refused_not_read_as_flags() -> None:
+    """Development seed 314: 16 px cells, a pennant crossed out read as a flag before; four looks of
+    flags are more than the counts may tell apart: refused."""
+    _, board = _read(314)
+    assert board is None, board.to_text()

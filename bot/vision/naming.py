@@ -183,6 +183,20 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tu
         states[lone[0][0]] = Cell.EXPLODED
 
 
+def _every_mine_shown(
+    groups: list[Group], held: list[tuple[tuple[bool, ...], list[Cell]]], rows: int, cols: int
+) -> list[tuple[tuple[bool, ...], list[Cell]]]:
+    """Of a lost board's readings that differ only in which flags are wrong, those that show its every
+    mine (:func:`bot.vision.digits.shows_every_mine`: each number the shown mines and flags around it),
+    when any does: a client that shows its mines when the game is lost shows them all, so a flag its
+    numbers do not count is a wrong one. All of them when none does (a client that shows only the mine
+    that went off: the counts alone tell, or the board is refused)."""
+    if len(held) < 2:
+        return held
+    shown = [f for f in held if shows_every_mine(_board_of(groups, list(f[1]), rows, cols))]
+    return shown or held
+
+
 def _unopened_mine(
     groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...], covered_shown: bool
 ) -> int | None:
@@ -504,8 +518,9 @@ def name_groups(
                 every_open = False
                 continue
             named = shown
-            if lost:
-                marks += [i for i in flagged if i not in marks]  # a lost board: flag or wrong flag
+            if lost:  # a lost board: any flag may be a wrong one drawn as the client's flag is
+                marks += [i for i in flagged if i not in marks]
+                marks += [i for i, s in enumerate(named) if s is Cell.FLAG and i not in marks]
             if len(marks) > MAX_MARKS:
                 problem = _Problem(
                     list(groups[marks[0]].members),
@@ -513,6 +528,7 @@ def name_groups(
                 )
                 every_open = False
                 continue
+            held: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the combos that fit, this option
             for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
                 states = list(named)
                 for i, state in zip(marks, combo, strict=True):
@@ -532,7 +548,8 @@ def name_groups(
                     every_open = every_open and found.readings is not None
                     into_open.extend(found.readings or ())
                     continue
-                into_fits.append((covered, [s for s in states if s is not None]))
+                held.append((covered, [s for s in states if s is not None]))
+            into_fits.extend(_every_mine_shown(groups, held, rows, cols) if lost else held)
         return problem
 
     problem = read_as([])

@@ -357,8 +357,11 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
                 kinds[g.kind].digit_looks += 1
             elif g.shape == Shape.MARK:
                 kinds[g.kind].marks += len(g.members)
+    one_glyph = [
+        _one_glyph([g for g in groups if g.shape != Shape.PLAIN and g.kind == k]) for k in range(len(kinds))
+    ]
     for g in groups:
-        g.alone = g.shape != Shape.PLAIN and g.kind is not None and kinds[g.kind].glyph_looks == 1
+        g.alone = g.shape != Shape.PLAIN and g.kind is not None and one_glyph[g.kind]
         revealed = _shown_digit(g, groups, kinds) if g.alone else None
         if revealed is not None:  # a digit sits on a revealed tile, whichever kind its tile frames nearer
             _move(g, kinds[g.kind], kinds[revealed])  # type: ignore[index]
@@ -368,6 +371,16 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
         if g.shape != Shape.PLAIN and g.base is not None and g.kind is not None:
             kind = kinds[g.kind]
             g.dithered = kind.texture >= TEXTURE and not kind.digits and g.frame <= FLAG_FRAME
+
+
+def _one_glyph(on_kind: list[Group]) -> bool:
+    """Whether the glyph groups on one kind draw one glyph: a single look, or renderings of one (each
+    drawn like the largest, :func:`_drawn_alike`: a flag cut at other sub-pixel places on a fractional
+    pitch)."""
+    if not on_kind:
+        return False
+    first = max(on_kind, key=lambda g: len(g.members))
+    return all(g is first or _drawn_alike(g, first) for g in on_kind)
 
 
 def _shown_digit(g: Group, groups: list[Group], kinds: list[Kind]) -> int | None:
