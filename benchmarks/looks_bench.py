@@ -116,19 +116,24 @@ def calibrate_one(job: tuple[int, str, bool]) -> dict:
     return row
 
 
-def _run(fn, jobs: list, workers: int, label: str) -> list[dict]:
+def _run(fn, jobs: list, workers: int, label: str, log: Path | None) -> list[dict]:
+    """Every job's row, in seed order; each also appended to ``log`` (JSON lines) as it comes, so a run
+    stopped early leaves its first seeds' rows (an unbiased prefix) for ``--tables-from``."""
     rows: list[dict] = []
-    with Progress(len(jobs), label) as bar:
-        if workers > 1:
-            with Pool(workers) as pool:
-                for row in pool.imap_unordered(fn, jobs):
-                    rows.append(row)
-                    bar.update()
-        else:
-            for job in jobs:
-                rows.append(fn(job))
-                bar.update()
-    return sorted(rows, key=lambda r: r["seed"])
+    out = log.open("a") if log else None
+    with (
+        Progress(len(jobs), label) as bar,
+        Pool(workers) if workers > 1 else contextlib.nullcontext() as pool,
+    ):
+        for row in pool.imap(fn, jobs) if pool else map(fn, jobs):
+            rows.append(row)
+            bar.update()
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+    if out:
+        out.close()
+    return rows
 
 
 def _pct(n: int, d: int) -> str:
@@ -256,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         "--by", default="family", help=f"comma-separated axes for tables: family,{','.join(AXES)}"
     )
     parser.add_argument("--json", type=Path, help="write every row and the tables here")
+    parser.add_argument("--rows", type=Path, help="append each row here as it comes (JSON lines)")
+    parser.add_argument("--tables-from", type=Path, help="print the tables of a --rows file and stop")
     parser.add_argument("--verbose", action="store_true", help="list failures (development seeds only)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--calibrate", action="store_true", help="calibrate --yes from one lost frame per look")
@@ -269,7 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(seed, args.skin, not args.no_mines) for seed in seeds]
     started = time.monotonic()
     fn = calibrate_one if args.calibrate else read_one
-    rows = _run(fn, jobs, args.workers, "looks" if args.calibrate else "boards")
+    if args.tables_from:
+        rows = [json.loads(line) for line in args.tables_from.read_text().splitlines() if line.strip()]
+        seeds = range(rows[0]["seed"], rows[-1]["seed"] + 1) if rows else seeds
+    else:
+        rows = _run(fn, jobs, args.workers, "looks" if args.calibrate else "boards", args.rows)
+    dev = seeds.start >= DEV_SEEDS.start and seeds.stop <= DEV_SEEDS.stop
     kind = "development" if dev else "measuring"
     unit = "looks" if args.calibrate else "frames"
     elapsed = time.monotonic() - started
