@@ -231,3 +231,21 @@ def test_reader_still_reads_these_looks(seed):
         sample.geometry,
     )
     assert verdict.outcome == "exact", verdict.detail
+
+
+# -- crashes the generated looks found (development seeds), fixed: a refusal, never a traceback ------
+
+
+def test_grid_finder_survives_a_lattice_with_no_cells_on_an_axis():
+    from bot.vision.grid import find_grids
+
+    find_grids(generate(53).image)  # raised ValueError (np.concatenate of nothing) in _typical_line
+
+
+def test_template_locator_drops_lattices_finer_than_any_board():
+    from bot.errors import BoardNotFoundError
+    from bot.vision.locate import locate_board
+    from bot.vision.read import load_cached
+
+    with pytest.raises(BoardNotFoundError):  # a 0.6 px pitch fitted to text blobs raised ValueError
+        locate_board(generate(150).image, load_cached("classic"))
