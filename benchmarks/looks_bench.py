@@ -195,14 +195,16 @@ def calibrate_table(rows: list[dict], axis: str) -> str:
 
 def speed(seeds: range) -> None:
     """Skinless reads of Expert boards (cold: nothing learnt; warm: a model the same look taught) and
-    locating the board on a 1080p screen; processor time, medians over the looks read exactly."""
+    finding the board on a 1080p screen (the grid proposal alone, and found and read); processor time
+    (median of 3 runs each), medians over the looks whose board is read exactly."""
     from generic_speed import cpu_ms
 
     from bot.render import draw_clutter, pixel_canvas
     from bot.vision.generic import GenericModel, read_cells
+    from bot.vision.grid import find_grids
     from bot.vision.read import find_generic
 
-    cold, warm, locate, skipped = [], [], [], 0
+    cold, warm, locate, grids, skipped = [], [], [], [], 0
     for seed in seeds:
         sample, again = (generate(seed, "mid", frame=i, size=EXPERT) for i in (0, 1))
         h, w = sample.image.shape[:2]
@@ -225,10 +227,17 @@ def speed(seeds: range) -> None:
         y, x = (1080 - h) // 2, (1920 - w) // 2
         screen[y : y + h, x : x + w] = sample.image
         locate.append(cpu_ms(lambda s=screen: _locate(find_generic, s), 3))
+        grids.append(cpu_ms(lambda s=screen: find_grids(s), 3))
     print(f"looks read exactly: {len(cold)} (skipped {skipped})")
     if cold:
         print("| Expert board, no skin | median ms | max ms |\n|---|---|---|")
-        for name, values in (("read cold", cold), ("read warm", warm), ("find board at 1080p", locate)):
+        timed = (
+            ("read cold (geometry given)", cold),
+            ("read warm (geometry given, a model the look taught)", warm),
+            ("grid proposal at 1080p (find_grids)", grids),
+            ("find and read the board at 1080p (find_generic)", locate),
+        )
+        for name, values in timed:
             print(f"| {name} | {statistics.median(values):.0f} | {max(values):.0f} |")
 
 
