@@ -84,9 +84,12 @@ def look_for(seed: int) -> Look:
     return random_look(seed, installed_fonts())
 
 
-def generate(seed: int, state: str | None = None, frame: int = 0) -> Sample:
+def generate(
+    seed: int, state: str | None = None, frame: int = 0, size: tuple[int, int, int] | None = None
+) -> Sample:
     """A screenshot of a seeded board in the seed's look; ``state`` picks fresh/mid/lost/won (default:
-    drawn from the seed); ``frame`` numbers further boards of the same look (another position)."""
+    drawn from the seed); ``frame`` numbers further boards of the same look (another position);
+    ``size`` (rows, cols, mines) fixes the board's size (default: drawn from the seed)."""
     if state is not None and state not in STATES:
         raise LooksError(f"unknown state {state!r}; states are {', '.join(STATES)}")
     if seed < 0:
@@ -95,18 +98,27 @@ def generate(seed: int, state: str | None = None, frame: int = 0) -> Sample:
     rng = np.random.default_rng([seed, 202, frame])
     if state is None:
         state = str(rng.choice(STATES, p=[0.1, 0.5, 0.3, 0.1]))
-    rows, cols, mines = _size(rng, look)
+    rows, cols, mines = _size(rng, look) if size is None else size
+    if rows < 2 or cols < 2 or not 1 <= mines < rows * cols - 9:
+        raise LooksError(f"cannot draw a {rows}x{cols} board with {mines} mines")
     truth, status = position(state, rows, cols, mines, int(rng.integers(1 << 31)))
+    image, geometry = draw(truth, status, look, rng)
+    return Sample(image, truth, geometry, look, state, status, seed)
+
+
+def draw(
+    truth: Board, status: GameStatus, look: Look, rng: np.random.Generator
+) -> tuple[np.ndarray, Geometry]:
+    """``truth`` drawn in ``look`` in its surroundings, rescaled and damaged; and where its cells are."""
     cells = draw_cells(truth, look, rng)
-    mines_left = mines - int(truth.flagged_mask().sum())
+    mines_left = (truth.mines or 0) - int(truth.flagged_mask().sum())
     image, left, top = surround(cells, look, status, mines_left, rng)
     k = look.rescale
     if k != 1.0:
         h, w = image.shape[:2]
         image = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR)
-    geometry = Geometry(left * k, top * k, look.pitch[0] * k, look.pitch[1] * k, rows, cols)
-    image = damage.apply(image, look.damage)
-    return Sample(image, truth, geometry, look, state, status, seed)
+    geometry = Geometry(left * k, top * k, look.pitch[0] * k, look.pitch[1] * k, truth.rows, truth.cols)
+    return damage.apply(image, look.damage), geometry
 
 
 def frames(seed: int, states: tuple[str, ...] = STATES) -> list[Sample]:

@@ -256,8 +256,7 @@ def _geometry(rng: np.random.Generator) -> tuple[tuple[float, float], float]:
     else:  # display scaling of an unaware app: drawn small, the bitmap scaled
         rescale = float(rng.choice([1.25, 1.5, 1.75, 2.0]))
         pitch = float(max(round(final / rescale), 8))
-    if pitch * rescale > 64:
-        pitch = 64 / rescale
+    pitch = min(max(pitch, 10 / rescale), 64 / rescale)
     aspect = float(rng.uniform(0.72, 0.95)) if rng.random() < 0.12 else 1.0
     return (pitch, max(pitch * aspect, 10 / rescale)), rescale
 

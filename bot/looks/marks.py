@@ -69,10 +69,9 @@ def draw_flag(tile: np.ndarray, style: str, color: Color, ink: Color) -> None:
                 [(cx - 0.22 * s, cy - 0.28 * s), (cx + 0.3 * s, cy), (cx - 0.22 * s, cy + 0.28 * s)],
                 color,
             )
-        elif style == "filled":
-            r = 0.27 * s
-            _poly(big, alpha, [(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)], color)
-            _circle(big, alpha, centre, 0.1 * s, shade(color, 0.55))
+        elif style == "filled":  # a filled diamond: a mark, no pole
+            r = 0.3 * s
+            _poly(big, alpha, [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], color)
         else:  # emoji-like: a rounded waving banner with an outline on a thin pole
             pole = cx - 0.2 * s
             _line(big, alpha, (pole, cy - 0.34 * s), (pole, cy + 0.36 * s), 0.06 * s, shade(ink, 1.0, 80))

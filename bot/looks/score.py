@@ -16,7 +16,7 @@ from bot.board import Board, Cell
 from bot.errors import BoardNotFoundError, MinebotError, RecognitionError
 from bot.geometry import Geometry
 
-OUTCOMES = ("exact", "refused", "not-found", "wrong")
+OUTCOMES = ("exact", "refused", "not-found", "wrong", "crash")
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class Verdict:
     """The outcome of one read and what it found."""
 
     outcome: str
-    """exact, refused (board found, a cell refused), not-found, or wrong."""
+    """exact, refused (board found, a cell refused), not-found, wrong, or crash (an exception that is no
+    :class:`~bot.errors.MinebotError`: a bug, as bad as a traceback shown to a user)."""
     found: bool
     wrong_cells: int
     detail: str = ""
@@ -71,4 +72,6 @@ def judge(read, image: np.ndarray, truth: Board, where: Geometry) -> Verdict:
         return Verdict("refused", True, 0, str(error).splitlines()[0][:200])
     except MinebotError as error:
         return Verdict("refused", False, 0, f"{type(error).__name__}: {str(error).splitlines()[0][:200]}")
+    except Exception as error:  # noqa: BLE001 - a crash is counted, not raised, so a run goes on
+        return Verdict("crash", False, 0, f"{type(error).__name__}: {error}"[:200])
     return compare(reading.board, reading.geometry, truth, where)

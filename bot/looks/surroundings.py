@@ -62,29 +62,42 @@ def _classic(
 def _modern(
     cells: np.ndarray, look: Look, status: GameStatus, mines_left: int, k: float
 ) -> tuple[np.ndarray, int, int]:
-    """A web client: a coloured header bar with a level box, a flag counter and a timer; no frame."""
+    """A web client: a coloured header bar with a level box, a flag counter and a timer over the board,
+    on a page margin."""
     bh, bw = cells.shape[:2]
     bar = shade(look.palette.covered[0], 0.6)
-    header = round(44 * k)
-    w = max(bw, round(220 * k))
-    h = header + bh
+    header, m, size = round(44 * k), round((look.seed % 3) * 6 * k), round(16 * k)
+    (text_w, _), _ = cv2.getTextSize("Medium", FONT, size * 0.75 / 22, 1)
+    box = (round(8 * k), round(10 * k), round(8 * k) + text_w + round(10 * k), header - round(10 * k))
+    flag_x = box[2] + round(18 * k)
+    w = max(bw + 2 * m, flag_x + round(170 * k))
+    h = header + bh + 2 * m
     image = np.empty((h, w, 3), np.uint8)
     image[:] = look.palette.back
-    image[:header] = bar
+    image[m : m + header, m : w - m] = bar
     ink: Color = (255, 255, 255) if luma(bar) < 140 else (20, 20, 20)
-    box = (round(8 * k), round(10 * k), round(70 * k), header - round(10 * k))
-    cv2.rectangle(image, box[:2], box[2:], (255, 255, 255), -1)
-    _text(image, "Medium", box[0] + 3, box[3] - round(7 * k), round(12 * k), (40, 40, 40))
-    x = w // 2 - round(60 * k)
-    tri = np.array([[x, round(12 * k)], [x + round(14 * k), round(18 * k)], [x, round(24 * k)]], np.int32)
+    x0, y0 = m, m
+    cv2.rectangle(image, (x0 + box[0], y0 + box[1]), (x0 + box[2], y0 + box[3]), (255, 255, 255), -1)
+    _text(
+        image,
+        "Medium",
+        x0 + box[0] + round(5 * k),
+        y0 + box[3] - round(7 * k),
+        round(size * 0.75),
+        (40, 40, 40),
+    )
+    x = x0 + flag_x
+    tri = np.array(
+        [[x, y0 + round(12 * k)], [x + round(14 * k), y0 + round(18 * k)], [x, y0 + round(24 * k)]], np.int32
+    )
     cv2.fillPoly(image, [tri], look.flag_color)
-    _text(image, str(mines_left), x + round(18 * k), round(30 * k), round(16 * k), ink)
-    x2 = w // 2 + round(20 * k)
-    cv2.circle(image, (x2 + round(7 * k), round(22 * k)), round(7 * k), (0, 200, 255), -1)
-    _text(image, f"{look.seed % 1000:03d}", x2 + round(18 * k), round(30 * k), round(16 * k), ink)
-    left = (w - bw) // 2
-    image[header : header + bh, left : left + bw] = cells
-    return image, left, header
+    _text(image, str(mines_left), x + round(18 * k), y0 + round(30 * k), size, ink)
+    x2 = x + round(80 * k)
+    cv2.circle(image, (x2 + round(7 * k), y0 + round(22 * k)), round(7 * k), (0, 200, 255), -1)
+    _text(image, f"{look.seed % 1000:03d}", x2 + round(18 * k), y0 + round(30 * k), size, ink)
+    left, top = (w - bw) // 2, m + header
+    image[top : top + bh, left : left + bw] = cells
+    return image, left, top
 
 
 def _toolbar(

@@ -1031,7 +1031,8 @@ def _typical_line(board: _Board, axis: int) -> float:
     most :data:`TYPICAL_STRIPS` of them spread over the board."""
     count = (board.ay if axis == 0 else board.ax).count
     picks = np.unique(np.linspace(0, count - 1, min(count, TYPICAL_STRIPS)).round().astype(int))
-    values = np.concatenate([board.cross_boundaries(axis, int(i))[0] for i in picks])
+    parts = [board.cross_boundaries(axis, int(i))[0] for i in picks]  # none on an axis with no cells
+    values = np.concatenate(parts) if parts else np.zeros(0)
     return float(np.median(values)) if len(values) else 0.0
 
 
