@@ -57,7 +57,8 @@ def test_cells_touch_on_any_side_or_corner() -> None:
 
 def test_revealed_empties_a_few_levels_from_covered_buttons_read_revealed() -> None:
     """Development seed 488: toolkit buttons (covered) and flat revealed tiles 6 levels apart; the
-    51 revealed 0s were all read as covered (confidence 1) before."""
+    51 revealed 0s were all read as covered (confidence 1) before, with the generator's first version
+    (its filled flag now drawn as a diamond, the reading before this change refuses instead)."""
     seed = 488
     assert seed in DEV_SEEDS
     sample = generate(seed)

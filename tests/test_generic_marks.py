@@ -1,6 +1,7 @@
-"""Flags drawn like mines (a filled square with a dot), on generated looks (development seeds only).
+"""Flags drawn like mines (a filled mark), on generated looks (development seeds only).
 
-A client may draw its flag as a filled mark as symmetric as a mine. Before these tests the skinless reader
+A client may draw its flag as a filled mark as symmetric as a mine (the generator's ``filled`` flag, a
+diamond or a dotted square). Before these tests the skinless reader
 took such flags for shown mines: a lone one on a mid-game board for the mine that went off, flags on a
 lost board for more of its mines, a won board's every flag for a mine. A flag sits on a covered tile as
 it was; a shown mine on an opened one, the one that went off on a ground of its own.
@@ -63,8 +64,8 @@ def test_a_mark_no_count_tells_from_a_mine_is_refused(seed: int) -> None:
 @pytest.mark.parametrize(
     "seed",
     [
-        432,  # lost: an emoji-like flag crossed out, the cross missed: read as a flag before
-        322,  # lost: flag or wrong flag, left open before
+        432,  # lost: an emoji-like flag crossed out, the cross missed (refused, or read as a flag)
+        322,  # lost: filled flags read as mines before
     ],
 )
 def test_a_lost_board_s_flag_its_numbers_do_not_count_is_a_wrong_flag(seed: int) -> None:
@@ -77,7 +78,8 @@ def test_a_lost_board_s_flag_its_numbers_do_not_count_is_a_wrong_flag(seed: int)
 
 
 def test_wrong_flags_too_small_to_see_crossed_are_refused_not_read_as_flags() -> None:
-    """Development seed 314: 16 px cells, a pennant crossed out read as a flag before; four looks of
-    flags are more than the counts may tell apart: refused."""
+    """Development seed 314: 16 px cells, a pennant crossed out that no shape test sees as crossed (read
+    as a flag by the first version of this change); four looks of flags are more than the counts may
+    tell apart: refused."""
     _, board = _read(314)
     assert board is None, board.to_text()
