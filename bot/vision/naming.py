@@ -518,9 +518,11 @@ def name_groups(
                 every_open = False
                 continue
             named = shown
-            if lost:  # a lost board: any flag may be a wrong one drawn as the client's flag is
+            drawn_flags = []  # a lost board: any flag may be a wrong one drawn as the client's flag is
+            if lost:
                 marks += [i for i in flagged if i not in marks]
-                marks += [i for i, s in enumerate(named) if s is Cell.FLAG and i not in marks]
+                drawn_flags = [i for i, s in enumerate(named) if s is Cell.FLAG and i not in marks]
+                marks += drawn_flags
             if len(marks) > MAX_MARKS:
                 problem = _Problem(
                     list(groups[marks[0]].members),
@@ -529,7 +531,11 @@ def name_groups(
                 every_open = False
                 continue
             held: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the combos that fit, this option
-            for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
+            ways = [  # a drawn flag is tried as a flag last: the problem told is that reading's
+                (Cell.WRONG_FLAG, Cell.FLAG) if i in drawn_flags else (Cell.FLAG, Cell.WRONG_FLAG)
+                for i in marks
+            ]
+            for combo in itertools.product(*ways):
                 states = list(named)
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
@@ -700,7 +706,16 @@ def _possible(
         return _Problem(
             list(g.members), f"cannot be named: {g.why}, and the board does not show it is a mine"
         )
-    unopened = (
+    found = no_game_shows(board)
+    if found is not None:
+        return _Problem([found[0]], found[1])
+    unsatisfiable = frontier_problem(board)
+    if unsatisfiable is not None:
+        return _Problem(
+            [unsatisfiable[0] * cols + unsatisfiable[1]],
+            "is part of numbers no arrangement of mines satisfies",
+        )
+    unopened = (  # last: only a reading that holds otherwise is in doubt
         _unopened_mine(groups, states, covered, (board == Cell.COVERED).any())
         if not (board == Cell.EXPLODED).any()
         else None
@@ -711,14 +726,5 @@ def _possible(
             "cannot be named: a glyph drawn like a mine on no revealed tile, on a board that shows no mine "
             "went off: a flag drawn so fits as well",
             doubt=True,
-        )
-    found = no_game_shows(board)
-    if found is not None:
-        return _Problem([found[0]], found[1])
-    unsatisfiable = frontier_problem(board)
-    if unsatisfiable is not None:
-        return _Problem(
-            [unsatisfiable[0] * cols + unsatisfiable[1]],
-            "is part of numbers no arrangement of mines satisfies",
         )
     return None
