@@ -4,7 +4,8 @@ PATH is a screenshot (PNG, JPEG, BMP), a folder of them (name order) or an anima
 For every frame minebot finds the board, reads every cell, reads the status, and asks the solver for
 its move. A frame with no board or an unreadable cell reports why; the others still run, and the
 exit status is 1 if any frame failed. The mine count defaults to the standard level's for the board
-size (9x9: 10, 16x16: 40, 16x30: 99); other sizes need --mines. The first-click rule defaults to the
+size (9x9: 10, 16x16: 40, 16x30: 99), else to the client's mine counter (mines left plus flags) when one
+is read beside the board, as in play; otherwise give --mines. The first-click rule defaults to the
 skin's.
 """
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from bot.board import Board
 from bot.capture import ReplayCapture
 from bot.errors import MinebotError, RecognitionError
 from bot.game import FirstClickRule, GameStatus, find_rule
@@ -105,6 +107,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _count_mines(image: Any, result: FrameResult) -> None:
+    """Give a reading with no mine total (not a standard size, no --mines) the one its counter shows,
+    as ``play`` does: the mines left plus the flags on the board, when a counter is read beside it."""
+    from bot.vision.read import counted_mines
+
+    reading = result.reading
+    if reading is None or reading.board.mines is not None:
+        return
+    total = counted_mines(image, reading.cells)
+    if total is not None:
+        result.reading = replace(reading, board=Board(reading.board.cells, total))
+
+
 def _solve(result: FrameResult, options: DryRunOptions) -> Any:
     """The solver's move and mine probabilities for a reading (no move once the game is over)."""
     from bot.solver import choose_move, mine_probabilities
@@ -116,7 +131,8 @@ def _solve(result: FrameResult, options: DryRunOptions) -> Any:
         return None
     if board.mines is None:
         raise MinebotError(
-            f"the board is {board.rows}x{board.cols}, not a standard level: give the mine count with --mines"
+            f"the board is {board.rows}x{board.cols}, not a standard level, and no mine counter was read "
+            "beside it: give the mine count with --mines"
         )
     rule = options.rule or reading.skin.first_click_rule
     result.move = choose_move(board, board.mines, rule.value)
@@ -184,6 +200,7 @@ def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[Fr
                 image = capture.current()
                 try:
                     result.reading = read_screen(image, options.skin, options.mines)
+                    _count_mines(image, result)
                     probabilities = _solve(result, options)
                 except MinebotError as exc:
                     result.error = f"{type(exc).__name__}: {exc}"
