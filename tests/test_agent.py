@@ -264,8 +264,10 @@ def test_cli_plays_the_sim_and_logs_results(tmp_path, capsys):
     code = main(["play", "--client", "sim", "--level", "beginner", "--games", "2", "--results-log", str(log)])
     out = capsys.readouterr().out
     assert code == 0 and "games 2, wins" in out and "per move ms" in out
-    played = "played 2 beginner game(s) (9x9, 10 mines) on the simulated client with first-click rule winxp"
-    assert played in out and "skin classic, seed 0" in out
+    assert "played: a 9x9 board with 10 mines, skin classic" in out
+    assert "the simulated client dealt 2 beginner game(s): 9 rows by 9 columns with 10 mines" in out
+    assert "classic skin (seed 0)" in out and "in its games the first click is never on a mine" in out
+    assert "winxp" not in out and "as observed" not in out  # said in words, not in the rules' names
     assert "add --show" in out and "add --save-frames DIR" in out
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert [line["game"] for line in lines] == [0, 1]

@@ -46,7 +46,7 @@ def test_json_reports_each_frame_and_exits_1_for_the_bad_one(frames, capsys):
     assert lost["status"] == "lost" and lost["move"] is None
     assert lost["board"] == truth[3].board.to_text().splitlines()
     assert empty["source"] == "c_empty.png"
-    assert empty["error"].startswith("BoardNotFoundError: no 'classic' board found")
+    assert empty["error"].startswith("no 'classic' board found")  # in words: no class name
 
 
 def test_text_output_shows_board_status_and_move(frames, capsys):
