@@ -247,6 +247,19 @@ def test_time_limit_stops_cleanly():
     assert isinstance(summary, SessionSummary) and "time limit" in summary.stopped
 
 
+def test_no_wait_outlasts_the_time_limit():
+    """A politeness delay of 10^20 s stops the session at its 25 s limit, not after the delay."""
+    client = sim("beginner")
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    options = PlayOptions(games=3, time_limit=25, delay=1e20)
+    summary = Player(client.capture, client.input, options, clock=lambda: now[0], sleep=sleep).run()
+    assert "time limit of 25 s reached" in summary.stopped and now[0] == pytest.approx(25)
+
+
 def test_aborted_error_from_input_stops_the_session():
     client = sim()
 
@@ -273,6 +286,22 @@ def test_cli_plays_the_sim_and_logs_results(tmp_path, capsys):
     assert [line["game"] for line in lines] == [0, 1]
     assert all(line["status"] in ("won", "lost") for line in lines)
     assert all(line["board"] == "9x9/10" and line["skin"] == "classic" and line["rule"] for line in lines)
+
+
+def test_cli_show_prints_the_board_each_game_ended_on_and_how(tmp_path, capsys):
+    log = tmp_path / "results.jsonl"
+    argv = ["play", "--client", "sim", "--level", "beginner", "--games", "2", "--show"]
+    assert main([*argv, "--results-log", str(log)]) == 0
+    out = capsys.readouterr().out
+    ends = [json.loads(line)["status"] for line in log.read_text().splitlines()]
+    blocks = out.split("\n\n")
+    shown = [b.splitlines() for b in blocks if b.splitlines()[-1:] in (["game won"], ["game lost"])]
+    assert [lines[-1] for lines in shown] == [f"game {status}" for status in ends]
+    for lines, status in zip(shown, ends, strict=True):
+        board = Board.from_text("\n".join(lines[:-1]))
+        assert board.shape == (9, 9)
+        assert (status == "lost") == bool((board.cells == Cell.EXPLODED).any())  # the end, not a move
+        assert status == "lost" or not board.covered_mask().sum() > 10  # a won board: only mines covered
 
 
 def test_cli_refuses_a_non_standard_board_without_mines(capsys):

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.cli import main
+from bot.cli import PlainFormatter, main
 
 REPO = Path(__file__).resolve().parent.parent
 BOARD = REPO / "tests" / "data" / "boards" / "midgame.txt"
@@ -24,13 +24,19 @@ CLASS_NAME = re.compile(r"\b[A-Z][A-Za-z]*(Error|Exception)\b|Traceback|\berror:
 """What must not reach a user without -v: a class name, a traceback, or OpenCV's assertion text."""
 
 
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    """``minebot ARGV`` in this process: exit status, stdout, stderr (argparse's exits included)."""
+def run(argv: list[str], capsys, caplog=None) -> tuple[int, str, str]:
+    """``minebot ARGV`` in this process: exit status, stdout, stderr (argparse's exits included), with
+    the warnings and errors logged (pytest takes the log from stderr), as the command line shows them."""
+    if caplog is not None:
+        caplog.clear()
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse: usage errors and --help
         code = exc.code if isinstance(exc.code, int) else 1
     out, err = capsys.readouterr()
+    if caplog is not None:
+        plain = PlainFormatter(argv[0])
+        err += "".join(plain.format(r) + "\n" for r in caplog.records if r.levelno >= logging.WARNING)
     return code, out, err
 
 
@@ -132,24 +138,31 @@ def test_auto_names_each_skin_it_cannot_load(tmp_path, capsys, caplog, monkeypat
 
 
 def test_a_warning_reads_as_words_and_names_its_module_only_with_v():
-    from bot.cli import PlainFormatter
-
     record = logging.LogRecord(
         "bot.vision.read", logging.WARNING, "read.py", 1, "the skin %r: %s", ("x", 1), None
     )
     assert PlainFormatter("dry-run").format(record) == "minebot dry-run: warning: the skin 'x': 1"
 
 
-def test_sim_mines_that_do_not_fit_the_level_are_refused(capsys):
-    code, out, err = run(["play", "--client", "sim", "--level", "beginner", "--mines", "1000"], capsys)
+def test_sim_mines_that_do_not_fit_the_level_are_refused(tmp_path, capsys, caplog):
+    log = ["--results-log", str(tmp_path / "results.jsonl")]
+    code, out, err = run(
+        ["play", "--client", "sim", "--level", "beginner", "--mines", "1000", *log], capsys, caplog
+    )
     said_in_words(code, out, err)
-    assert code == 2 and "--mines 1000" in err and "9x9" in err and not out
+    assert code == 2 and "--mines 1000 does not fit the simulated 9x9 board (81 cells)" in err and not out
+    code, out, err = run(
+        ["play", "--client", "sim", "--level", "beginner", "--mines", "30", *log], capsys, caplog
+    )
+    assert code == 0 and "9 rows by 9 columns with 30 mines" in out and "a 9x9 board with 30 mines" in out
 
 
 # -- the fuzz ---------------------------------------------------------------------------------------
 
 VALUES = ["-1", "0", "1", "3", "99999999999999999999", "1e9", "nan", "abc", "", "3,3", "-", "é", "../x"]
 """Option values a user may type, meant or not."""
+COUNTS = ["-1", "0", "1", "2", "1e9", "nan", "abc", "", "é"]
+"""Values for counts of work (games, workers): bad ones, and none so large the suite waits for them."""
 
 
 def _image(rng: np.random.Generator) -> np.ndarray:
@@ -212,7 +225,7 @@ def _argv(rng: np.random.Generator, folder: Path, index: int, shot: Path, skins:
         ],
         ["solve", pick([str(BOARD), image, str(folder)]), "--mines", value],
         ["bench", "--level", pick(["beginner", value, f"5x5/{value}"]), "--games", "1", "--no-progress"],
-        ["bench", "--level", "beginner", "--games", value, "--workers", pick(["1", value]), "--no-progress"],
+        ["bench", "--level", "beginner", "--games", pick(COUNTS), "--workers", pick(VALUES), "--no-progress"],
         ["play", "--client", "sim", "--level", pick(["beginner", value]), "--mines", value, "--games", "1"],
         ["play", "--client", "sim", "--level", "beginner", "--scale", value, "--games", "1", "--show"],
         ["play", "--client", "sim", "--level", "beginner", "--seed", value, "--delay", value, "--games", "1"],
@@ -220,7 +233,7 @@ def _argv(rng: np.random.Generator, folder: Path, index: int, shot: Path, skins:
     return pick(choices)
 
 
-def test_fuzz_every_input_is_answered_in_words(tmp_path, capsys, monkeypatch, shot):
+def test_fuzz_every_input_is_answered_in_words(tmp_path, capsys, caplog, monkeypatch, shot):
     """80 seeded random command lines: exit 0, 1 or 2, never a traceback or a class name (a few seconds)."""
     skins = _broken_skins(tmp_path / "skins")
     monkeypatch.setenv("MINEBOT_SKIN_PATH", str(skins))
@@ -229,8 +242,8 @@ def test_fuzz_every_input_is_answered_in_words(tmp_path, capsys, monkeypatch, sh
     for index in range(80):
         argv = _argv(rng, tmp_path, index, shot, skins)
         if argv[0] == "play":
-            argv += ["--results-log", str(tmp_path / "results.jsonl"), "--time-limit", "5"]
-        code, out, err = run(argv, capsys)
+            argv += ["--results-log", str(tmp_path / "results.jsonl"), "--time-limit", "2"]
+        code, out, err = run(argv, capsys, caplog)
         try:
             said_in_words(code, out, err)
         except AssertionError as exc:

@@ -24,7 +24,7 @@ from bot.agent import Player, PlayOptions, SessionSummary, make_dpi_aware, parse
 from bot.board import Board
 from bot.commands import count, positive, scale, seconds
 from bot.errors import MinebotError, UsageError
-from bot.game import LEVELS, FirstClickRule, Level, find_level, find_rule
+from bot.game import LEVELS, FirstClickRule, GameStatus, Level, find_level, find_rule
 from bot.solver import Move
 
 NAME = "play"
@@ -174,6 +174,12 @@ def _printer(board: Board, moves: list[Move]) -> None:
     print(flush=True)
 
 
+def _print_end(board: Board, status: GameStatus) -> None:
+    """The board a game ended on, and how (``--show``): the move before it is not its last sight."""
+    print(board.to_text())
+    print(f"game {status.value}", end="\n\n", flush=True)
+
+
 def restart_hook(command: str) -> Callable[[], None]:
     """A hook that runs ``command`` (split like a shell would, not run by one) to restart the client;
     it must return once the new client is started (background it with ``sh -c '... &'``).
@@ -216,11 +222,16 @@ def sim_level(level: str | None, mines: int | None) -> Level:
     return Level(f"{rows}x{cols}/{mines}", rows, cols, mines)
 
 
+def sim_skin(skin: str) -> str:
+    """The skin the simulated client draws in: the one named, or ``classic`` for ``auto``."""
+    return "classic" if skin == "auto" else skin
+
+
 def sim_note(summary: SessionSummary, args: argparse.Namespace, level: Level, rule: FirstClickRule) -> str:
     """What the simulated client played, in plain words (its level, its first-click rule and what
     minebot took it to be), and how to watch a game or keep its frames."""
     name = level.name if level.name in LEVELS else "custom"
-    skin = summary.results[-1].skin if summary.results else args.skin
+    skin = summary.results[-1].skin if summary.results else sim_skin(args.skin)
     played = [r.rule for r in summary.results if r.rule]
     if args.rule:
         assumed = f"minebot was told so (--rule {args.rule})"
@@ -257,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
             rule=options.rule,
             seed=args.seed,
             scale=args.scale,
-            skin="classic" if args.skin == "auto" else args.skin,
+            skin=sim_skin(args.skin),
             disturbances=Disturbances(moves=args.disturb, covers=args.disturb, seed=args.seed),
         )
         capture, mouse = client.capture, client.input
@@ -270,7 +281,9 @@ def run(args: argparse.Namespace) -> int:
         mouse = RecordingInput() if args.dry_run else PyAutoGuiInput()
     with capture, mouse:
         restart = restart_hook(args.restart_command) if args.restart_command else None
-        summary = Player(capture, mouse, options, restart=restart, on_move=on_move).run()
+        summary = Player(
+            capture, mouse, options, restart=restart, on_move=on_move, on_end=_print_end if on_move else None
+        ).run()
     print(summary.format())
     if args.client == "sim":
         print(sim_note(summary, args, level, client.rule))
