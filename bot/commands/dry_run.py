@@ -104,7 +104,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=count,
         default=None,
         metavar="N",
-        help="total mines (default: from a standard board size)",
+        help="total mines (default: the standard level's for the board size, else the client's mine counter)",
     )
     parser.add_argument(
         "--rule",
@@ -118,7 +118,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write a PNG per frame: the board enlarged, readings, mine odds, the move, unsure cells",
+        help="write a PNG per frame into DIR (made if missing): the board enlarged, readings, mine odds, the "
+        "move, unsure cells",
     )
 
 

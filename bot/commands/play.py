@@ -61,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=count,
         default=None,
         metavar="N",
-        help="total mines (default: the standard level's count for the board size)",
+        help="total mines (default: the standard level's count for the board size, else the client's "
+        "counter); with --client sim, the sim's mine count",
     )
     parser.add_argument(
         "--rule",
