@@ -82,6 +82,17 @@ def test_an_image_too_small_for_a_board_is_refused_in_words(tmp_path, capsys, si
     assert code == 1 and "no board on the" in err and f"{size[1]}x{size[0]}" in err
 
 
+def test_a_png_cut_short_is_refused_in_one_line_with_nothing_from_libpng(tmp_path, capfd, shot):
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(shot.read_bytes()[: shot.stat().st_size // 2])  # a download cut short
+    for command in (["dry-run", str(cut)], ["calibrate", str(cut), "--name", "x", "--yes"]):
+        code = main(command)
+        out, err = capfd.readouterr()  # the process's own stderr: libpng writes there, not to sys.stderr
+        said_in_words(code, out, err)
+        said = f"screenshot {str(cut)!r} cannot be read as an image: Truncated File Read"
+        assert code == 1 and err.splitlines() == [f"minebot {command[0]}: error: {said}"]
+
+
 def test_annotate_into_a_file_or_a_folder_that_cannot_be_made(tmp_path, capsys, shot):
     file = tmp_path / "taken.txt"
     file.write_text("not a folder")
