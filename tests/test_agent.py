@@ -1775,3 +1775,19 @@ def test_a_flag_drawn_over_a_new_game_for_a_few_frames_only_is_waited_out():
     summary = Player(capture, client.input, options, sleep=lambda s: None).run()
     assert summary.stopped is None and summary.games == 2 and client.keys == []
     assert all(r.error is None and r.status in ("won", "lost") for r in summary.results)
+
+
+def test_the_summary_says_what_was_played_in_words_even_when_nothing_was_read():
+    from bot.agent.results import GameResult
+
+    def played(**fields) -> str:
+        return SessionSummary([GameResult(game=0, status="error", seconds=1.0, **fields)]).played()
+
+    assert played(board="16x30/99", skin="classic", rule="safe") == (
+        "a 16x30 board with 99 mines, skin classic, first-click rule safe"
+    )
+    assert (
+        played(board="15x15/?", skin="generic")
+        == "a 15x15 board, mine count unknown, skin generic, first-click rule ?"
+    )
+    assert played() == "no board read, skin ?, first-click rule ?"  # was "board , skin , first-click rule ?"

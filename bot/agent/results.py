@@ -107,8 +107,9 @@ class SessionSummary:
         last = self.results[-1]
         rules = sorted({r.rule for r in self.results if r.rule})
         size, _, mines = last.board.partition("/")
-        board = f"a {size} board" + (f" with {mines} mines" if mines else "") if size else "no board read"
-        return f"{board}, skin {last.skin}, first-click rule {' then '.join(rules) or '?'}"
+        count = f" with {mines} mines" if mines.isdigit() else ", mine count unknown"
+        board = f"a {size} board{count}" if size else "no board read"
+        return f"{board}, skin {last.skin or '?'}, first-click rule {' then '.join(rules) or '?'}"
 
     def format(self) -> str:
         if not self.results:
