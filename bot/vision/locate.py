@@ -364,7 +364,10 @@ def _cell_edges(
 
 
 def _initial_geometry(blobs: Boxes, kinds: list[FaceKind], skin: Skin) -> Geometry | None:
-    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
+    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit
+    (none when the skin shows no face kind at all: a skin calibrated from a board of one look)."""
+    if not kinds:
+        return None
     rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
     left_edges, top_edges = _cell_edges(blobs, kinds, rough_x / skin.cell_size, rough_y / skin.cell_size)
     if len(left_edges) < MIN_GROUP:
@@ -765,7 +768,8 @@ def _read_at_native_size(image: np.ndarray, grid: Geometry, skin: Skin) -> tuple
     the same and the board's logic holds. A board of another look, or one scaled as a whole (browser
     zoom: its glyphs grow with the cell), is refused: a skin is never bent onto it.
     """
-    from bot.vision.generic import GenericModel, logic_problem, read_cells
+    from bot.vision.generic import GenericModel, read_cells
+    from bot.vision.naming import logic_problem
 
     where = f"{_describe(grid)}, {grid.pitch_x:.1f} px cells (the skin's are {skin.cell_size} px)"
     median, cells = _native_interiors(image, grid, skin)
