@@ -249,3 +249,13 @@ def test_template_locator_drops_lattices_finer_than_any_board():
 
     with pytest.raises(BoardNotFoundError):  # a 0.6 px pitch fitted to text blobs raised ValueError
         locate_board(generate(150).image, load_cached("classic"))
+
+
+@pytest.mark.parametrize("seed", [16, 184, 267])
+def test_flat_checkerboards_are_found(seed):
+    """Development looks of flat checkerboard tiles with no lines: no board was found before."""
+    from bot.vision.grid import find_grids
+
+    sample = generate(seed)
+    assert sample.look.covered_style == "checker"
+    assert same_place(find_grids(sample.image)[0].geometry, sample.geometry)

@@ -6,6 +6,8 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
 1. *Faces.* Pixels with no step to their neighbours (on the grey image, or on a lightly smoothed one
    so dithered tiles count as flat) are flat; on a half-size mask their connected components that are
    roughly square are candidate faces. Cheap: one gradient and one labelling of a half-size mask.
+   When no board comes of them, the same runs on the image's detail amplified (:func:`amplified`):
+   cells a few grey levels apart with nothing between them (a flat checkerboard) are faces there.
 2. *Lattices.* Faces of like size one pitch apart in a row or a column are linked; each linked group
    (at the pitch its own links agree on) is a candidate. A least-squares fit of face centre against
    lattice index (one offset per face size, so covered and opened faces may sit differently in their
@@ -49,6 +51,12 @@ FLAT_STEP = 12
 """Largest grey step (0-255) across a pixel's 4-neighbourhood for it to count as flat."""
 SMOOTH_STEP = 3
 """The same on the [1 2 1]-smoothed image: dithered tiles are flat there, 1-px lines are not."""
+FINE_GAIN = 3.0
+"""How much :func:`amplified` magnifies the grey image's detail when no faces stand apart at first:
+two shades 5 levels apart with no line between them are then 15 apart, a step beyond :data:`FLAT_STEP`,
+while a 2-level noise stays flat."""
+FINE_SIGMA = 6.0
+"""The local mean :func:`amplified` takes the detail from (px)."""
 MIN_FACE = 3
 """Smallest face side on the half-size mask (6 px at full size: a 12 px cell with its bevel)."""
 MAX_FACE = 90
@@ -163,6 +171,15 @@ def half_flat_mask(gray: np.ndarray) -> np.ndarray:
     small = cv2.pyrDown(gray)[:h2, :w2]
     smooth = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _CROSS) <= SMOOTH_STEP
     return ((share == 255) | ((share == 0) & smooth)).astype(np.uint8)
+
+
+def amplified(gray: np.ndarray) -> np.ndarray:
+    """The grey image's local detail times :data:`FINE_GAIN` around its local mean: cells whose shades
+    are a few levels apart with nothing between them (a flat checkerboard, a flat tile beside its
+    neighbour) are then as far apart as a grid line makes them, while a large-scale gradient is gone."""
+    local = cv2.GaussianBlur(gray, (0, 0), FINE_SIGMA).astype(np.float32)
+    out = 128 + FINE_GAIN * (gray.astype(np.float32) - local)
+    return np.clip(out, 0, 255).round().astype(np.uint8)
 
 
 def find_faces(gray: np.ndarray) -> Boxes:
@@ -1083,6 +1100,9 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
         return []
     gray = grey(image)
     fits = _fits(gray, find_faces(gray))
+    if not fits:  # no faces apart: perhaps cells a few grey levels apart with no line between them
+        fine = amplified(gray)
+        fits = _fits(fine, find_faces(fine))
     if not fits:
         tiles = tile_faces(gray)
     else:  # tiles beside the board, at its lattice (cheap); if any, their own phase, around them
