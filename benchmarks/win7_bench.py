@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 from bot.board import Board, Cell, Coord  # noqa: E402
 from bot.errors import MinebotError  # noqa: E402
 from bot.geometry import Geometry  # noqa: E402
-from harness.realclients import VirtualDisplay, screenshot, xdotool  # noqa: E402
+from harness.realclients import ClientError, VirtualDisplay, screenshot, xdotool  # noqa: E402
 from harness.win7 import LOOKS, Win7Minesweeper, truth_board  # noqa: E402
 
 LOGGER = logging.getLogger("win7_bench")
@@ -119,7 +119,12 @@ def capture(out: Path, games: int, looks: list[str]) -> None:
                     for index in range(games):
                         prefix = f"{look_name(theme, flowers)}-{width}x{height}-g{index}"
                         started = time.monotonic()
-                        play_states(game, out, prefix, random.Random(f"{prefix}"))
+                        try:
+                            play_states(game, out, prefix, random.Random(f"{prefix}"))
+                        except ClientError as exc:  # a slow machine: the states so far are kept
+                            LOGGER.warning("%s: %s; going on with a new game", prefix, exc)
+                            game.restart()
+                            continue
                         LOGGER.info("%s captured in %.1f s", prefix, time.monotonic() - started)
 
 
@@ -182,7 +187,9 @@ def read_all(out: Path, skin: str) -> dict[str, Tally]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", type=Path, default=Path("/tmp/win7bench"))
     parser.add_argument("--skin", default="auto")
     parser.add_argument("--games", type=int, default=1, help="games per look and size")
@@ -198,8 +205,10 @@ def main() -> int:
         print(f"{key:24} {t.frames:6} {t.exact:5} {t.refused:7} {t.wrong_frames:12} {t.wrong_cells:11}")
     total = tallies.get("all", Tally())
     if total.frames:
-        print(f"exact {100 * total.exact / total.frames:.1f}%  refused {total.refused}  wrong cells "
-              f"{total.wrong_cells}")
+        print(
+            f"exact {100 * total.exact / total.frames:.1f}%  refused {total.refused}  wrong cells "
+            f"{total.wrong_cells}"
+        )
         for reason, count in total.reasons.most_common(8):
             print(f"  {count:3}x {reason}")
     return 0

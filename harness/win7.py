@@ -239,8 +239,11 @@ class Win7Minesweeper(RealClient):
             data = self.truth_data(timeout)
             region = self.board_geometry(data).region()
             win = self.window_region()
-            if not (win.contains(region.left, region.top) and region.right <= win.right
-                    and region.bottom <= win.bottom):
+            if not (
+                win.contains(region.left, region.top)
+                and region.right <= win.right
+                and region.bottom <= win.bottom
+            ):
                 return {}  # the first file is written before the window's layout is final
             first = screenshot(self.display, region)
             time.sleep(STILL)
@@ -309,8 +312,9 @@ class Win7Minesweeper(RealClient):
                 return found[0]
         return None
 
-    def wait_dialog(self, timeout: float = 30.0) -> tuple[int, Region]:
-        """Wait for the end-of-game dialog (about 250 ms after the last animation; a win's sweep over 99 mines takes seconds)."""
+    def wait_dialog(self, timeout: float = 60.0) -> tuple[int, Region]:
+        """Wait for the end-of-game dialog (about 250 ms after the last animation; a win's sweep over 99
+        mines takes seconds)."""
         return _poll("the win7 end-of-game dialog", self.end_dialog, timeout, 0.05)
 
     def move_dialog_off_board(self) -> None:
@@ -324,8 +328,13 @@ class Win7Minesweeper(RealClient):
     def play_again(self) -> None:
         """Take the end dialog's "Play again" (its default button: Return presses it)."""
         wid, _ = self.wait_dialog()
-        xdotool(self.display, "key", "--window", str(wid), "Return")
-        _poll("the dialog to close", lambda: self.end_dialog() is None, 5.0, 0.05)
+
+        def closed() -> bool:  # a dialog just mapped may not take keys yet: Return again until it closes
+            xdotool(self.display, "key", "--window", str(wid), "Return")
+            time.sleep(0.3)
+            return self.end_dialog() is None
+
+        _poll("the dialog to close", closed, 15.0, 0.5)
         self._wait_fresh()
 
     def restart(self) -> None:
