@@ -103,7 +103,8 @@ def test_live_win7_click_flag_lose_play_again_resize_stop() -> None:
 
 
 def _read_or_refused(display: str, truth: str) -> bool:
-    """True when the screen reads as ``truth`` with ``--skin auto``, False when refused; a wrong reading fails."""
+    """True when the screen reads as ``truth`` with ``--skin auto``, False when refused; a wrong reading
+    fails the test."""
     from bot.vision import read_screen
 
     try:
@@ -115,7 +116,9 @@ def _read_or_refused(display: str, truth: str) -> bool:
 
 
 @pytest.mark.live
-@pytest.mark.parametrize(("theme", "flowers"), LOOKS, ids=[f"{t}-{'flowers' if f else 'mines'}" for t, f in LOOKS])
+@pytest.mark.parametrize(
+    ("theme", "flowers"), LOOKS, ids=[f"{t}-{'flowers' if f else 'mines'}" for t, f in LOOKS]
+)
 def test_live_win7_readings_are_never_wrong(theme: str, flowers: bool) -> None:
     """Each look's fresh and mid-game boards read exactly with ``--skin auto`` or are refused, never read
     wrong (0 wrong cells is the overriding rule); the blue fresh board reads."""

@@ -10,10 +10,14 @@ frame depends on its neighbours. Nothing here is fitted to one client: two rules
 - **Chained groups** (:func:`chain_groups`): two groups are one when cells of them side by side on the
   board look alike. A shade that changes little from a cell to the next links the whole run; two states
   never look alike side by side, so no state is merged with another.
-- **Sided bases** (:func:`sided_base`): the ground a glyph cell is drawn on, side by side: each side of
-  its frame taken from the plain cell of one kind whose same side matches it best, the middle from the
-  cell matching the whole frame best. A digit with a shadow along its top and its left then sits on a
-  ground with those shadows, though no plain cell shows both.
+- **Tinted, shadowed kinds** (:func:`shadowed_frame_difference`): two flat plain looks are one kind when,
+  one tinted like the other (:func:`tinted_like`), their frames match on the sides no shadow darkens.
+- **Sided grounds** (:func:`kind_ground`): for a glyph cell on a kind whose ground is shaded across the
+  board (:func:`varied`), the ground it is drawn on side by side: each side of its frame from the plain
+  cell of that kind whose same side matches it best (each tinted like the glyph cell's own background),
+  the middle from the cell matching the whole frame best. A digit with a shadow along its top and its
+  left then sits on a ground with those shadows, though no plain cell shows both, and its ink is the
+  digit alone.
 
 >>> import numpy as np
 >>> looks = np.zeros((6, 4, 3), np.float32)
@@ -31,8 +35,8 @@ import numpy as np
 
 def chain_groups(labels: np.ndarray, looks: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Group labels ``(N,)`` with every two groups merged whose cells side by side on the board look alike
-    (:func:`bot.vision.generic.alike` on their pooled ``looks``), renumbered in order of first cell."""
-    from bot.vision.generic import _alike
+    (:func:`bot.vision.cutting.alike` on their pooled ``looks``), renumbered in order of first cell."""
+    from bot.vision.cutting import _alike
 
     parent = np.arange(int(labels.max()) + 1)
 
@@ -43,23 +47,15 @@ def chain_groups(labels: np.ndarray, looks: np.ndarray, rows: int, cols: int) ->
         return a
 
     index = np.arange(rows * cols).reshape(rows, cols)
-    for a, b in ((index[:, :-1], index[:, 1:]), (index[:-1], index[1:])):
+    for a, b in ((index[:, :-1], index[:, 1:]), (index[:-1], index[1:])):  # side by side, then one above
         a, b = a.ravel(), b.ravel()
         apart = labels[a] != labels[b]
         a, b = a[apart], b[apart]
-        if not len(a):
-            continue
-        pairs = {(int(x), int(y)) for x, y in zip(labels[a], labels[b], strict=True)}
-        firsts = {}
-        for i, pair in enumerate(zip(labels[a].tolist(), labels[b].tolist(), strict=True)):
-            firsts.setdefault(pair, []).append(i)
-        for pair in pairs:
-            if root(pair[0]) == root(pair[1]):
-                continue
-            at = np.array(firsts[pair])
-            if _alike(np.abs(looks[a[at]] - looks[b[at]])).any():
-                ra, rb = root(pair[0]), root(pair[1])
-                parent[max(ra, rb)] = min(ra, rb)
+        together = _alike(np.abs(looks[a] - looks[b]))
+        for x, y in zip(labels[a[together]].tolist(), labels[b[together]].tolist(), strict=True):
+            rx, ry = root(x), root(y)
+            if rx != ry:
+                parent[max(rx, ry)] = min(rx, ry)
     roots = np.array([root(k) for k in range(len(parent))])
     _, first = np.unique(roots[labels], return_index=True)
     order = np.empty(len(first), int)
@@ -103,31 +99,94 @@ def sided_base(tile: np.ndarray, candidates: np.ndarray, depth: int) -> tuple[np
     return composite.reshape(tile.shape), whole
 
 
-def sided_ground(g, groups: list, plain: list[int]) -> tuple[int | None, np.ndarray | None, float]:  # type: ignore[no-untyped-def]
-    """For a glyph group no plain group frames alike (:func:`bot.vision.generic.base_of` found none): the
-    plain group it sits on, the :func:`sided_base` ground cut from that kind's cells, and its frame
-    difference; ``(None, None, 2.0)`` unless one kind's ground frames it alike and clearly nearer than any
-    other kind's, with its fill showing around the glyph (the same tests a plain base passes)."""
-    from bot.vision.generic import CORE, FRAME_CLEAR, FRAME_MATCH, _fill_shows, frame_difference
+SHADOW_SHARE = 0.9
+"""Share of a side's differing frame pixels that must differ one way (all darker, or all lighter) for
+the side to count as a shadow's: a shadow darkens, it draws no line of another colour."""
+SHADOW_SIDES = 2
+"""Sides of a frame that must be compared (not in shadow) for two tiles to be weighed at all."""
+SHADOW_AREA = 0.1
+"""Least share of a side's band that must differ for it to be a shadow (a pixel's shift of a grid line
+differs in fewer, and is compared as it is)."""
+"""Sides of a frame that must match outright for the others to be taken as shadowed."""
 
-    tiles = g.board_tiles
+
+def tinted_like(tile: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``tile`` with each channel scaled so that its core's mean is ``other``'s: a shade that runs across
+    the board tints a whole tile, frame and fill alike (the core is the middle half, where no frame is)."""
+    from bot.vision.cutting import CORE
+
+    own = tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
+    theirs = other[CORE:-CORE, CORE:-CORE].reshape(-1, 3).mean(axis=0)
+    return (tile * (theirs / np.maximum(own, 1.0))).astype(tile.dtype)
+
+
+def shadowed_frame_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """:func:`bot.vision.describe.frame_difference` of two flat tiles, ``a`` tinted like ``b``
+    (:func:`tinted_like`), over their sides that are not in a shadow (a side a good share of which
+    differs one way throughout, as a raised neighbour's shadow darkens it); 2.0 (no match) when fewer
+    than :data:`SHADOW_SIDES` sides are left to compare."""
+    from bot.vision.cutting import CORE
+    from bot.vision.describe import FRAME_COLOUR, frame_difference
+
+    masks = side_masks(len(a), CORE)
+    a = tinted_like(a, b)
+    fa, fb = a.reshape(-1, 3), b.reshape(-1, 3)
+    keep_a, keep_b = a.copy().reshape(-1, 3), b.copy().reshape(-1, 3)
+    compared = 0
+    for mask in masks:
+        signed = (fa[mask] - fb[mask]).mean(axis=-1)
+        differ = np.abs(fa[mask] - fb[mask]).max(axis=-1) > FRAME_COLOUR
+        if (
+            differ.mean() > SHADOW_AREA
+            and max((signed[differ] < 0).mean(), (signed[differ] > 0).mean()) >= SHADOW_SHARE
+        ):
+            keep_a[mask] = keep_b[mask]  # a side in shadow: left out of the comparison
+        else:
+            compared += 1
+    if compared < SHADOW_SIDES:
+        return 2.0
+    return frame_difference(keep_a.reshape(a.shape), keep_b.reshape(b.shape))
+
+
+def kind_ground(
+    tile: np.ndarray, tiles: np.ndarray, groups: list, members: list[int]
+) -> tuple[int, np.ndarray]:  # type: ignore[type-arg]
+    """The :func:`sided_base` ground of ``tile`` cut from the cells of the plain ``groups`` ``members``
+    (one kind), each cell first tinted like ``tile``'s rim (:func:`rim_tinted`); returns the group the
+    ground's middle comes from, and the ground."""
+    from bot.vision.cutting import CORE
+
+    owner = np.concatenate([np.full(len(groups[i].members), i) for i in members])
+    cells = np.concatenate([groups[i].members for i in members])
+    ground, whole = sided_base(tile, rim_tinted(tiles[cells], tile), CORE)
+    return int(owner[whole]), ground
+
+
+def rim_tinted(candidates: np.ndarray, tile: np.ndarray) -> np.ndarray:
+    """``candidates`` ``(M, T, T, 3)`` each scaled per channel so that the median of its rim (plain: its
+    fill) is ``tile``'s own background (the dominant colour just inside its frame, whatever a glyph
+    covers): the same ground at another place of a shade that runs across the board."""
+    from bot.vision.cutting import CORE, INSET
+    from bot.vision.describe import _inner_ring, dominant_colour
+
+    size = len(tile)
+    ring = np.zeros((size, size), bool)
+    ring[INSET:-INSET, INSET:-INSET] = True
+    ring[CORE:-CORE, CORE:-CORE] = False
+    own = dominant_colour(_inner_ring(tile))  # its background, however much of the rim a glyph covers
+    theirs = np.median(candidates[:, ring], axis=1)
+    return candidates * (own / np.maximum(theirs, 1.0))[:, None, None, :]
+
+
+def varied(members: list[int], groups: list) -> bool:  # type: ignore[type-arg]
+    """Whether the plain groups ``members`` (one kind) show their ground shaded across the board: the mean
+    colours of their cells' cores (the middle half, no frame, no neighbour's spill) spread wider than
+    two alike cells may differ."""
+    from bot.vision.cutting import CORE, SAME_MEAN
+
+    tiles = groups[members[0]].board_tiles
     if tiles is None:
-        return None, None, 2.0
-    by_kind: dict[int, list[int]] = {}
-    for i in plain:
-        if groups[i].kind is not None and (groups[i].raised or not g.raised):
-            by_kind.setdefault(groups[i].kind, []).append(i)
-    found: dict[int, tuple[float, int, np.ndarray]] = {}
-    for kind, members in by_kind.items():
-        owner = np.concatenate([np.full(len(groups[i].members), i) for i in members])
-        cells = np.concatenate([groups[i].members for i in members])
-        ground, whole = sided_base(g.tile, tiles[cells], CORE)
-        found[kind] = (frame_difference(g.tile, ground), int(owner[whole]), ground)
-    if not found:
-        return None, None, 2.0
-    best = min(found, key=lambda k: found[k][0])
-    frame, base, ground = found[best]
-    others = [v[0] for k, v in found.items() if k != best]
-    if frame > FRAME_MATCH or (others and frame > FRAME_CLEAR * min(others)) or not _fill_shows(g.tile, ground):
-        return None, None, 2.0
-    return base, ground, frame
+        return False
+    cells = np.concatenate([groups[i].members for i in members])
+    means = tiles[cells, CORE:-CORE, CORE:-CORE].mean(axis=(1, 2))
+    return bool(np.ptp(means, axis=0).max() > SAME_MEAN)
