@@ -325,7 +325,9 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
         if kind is not None and kind.texture < TEXTURE and varied(kind.groups, groups):
             # a smooth ground in several looks (shaded across the board, shadows of neighbours; not a
             # dithered one): the look this cell shows, side by side
-            g.ground = kind_ground(g.tile, g.board_tiles, groups, kind.groups)[1]
+            ground = kind_ground(g.tile, g.board_tiles, groups, kind.groups)[1]
+            if frame_difference(g.tile, ground) < g.frame:  # only a ground that frames it better
+                g.ground = ground
         ground = g.ground if g.ground is not None else groups[g.base].tile if g.base is not None else None
         shape_of(g, ground, fills, balance)
     crossed_out(groups)
