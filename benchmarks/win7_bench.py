@@ -23,7 +23,6 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -128,18 +127,6 @@ def capture(out: Path, games: int, looks: list[str]) -> None:
                         LOGGER.info("%s captured in %.1f s", prefix, time.monotonic() - started)
 
 
-@dataclass
-class Tally:
-    """Figures for one group of frames."""
-
-    frames: int = 0
-    exact: int = 0
-    refused: int = 0
-    wrong_frames: int = 0
-    wrong_cells: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-
-
 def compare(png: Path, skin: str) -> tuple[str, int, str]:
     """One frame: ("exact" | "refused" | "wrong", wrong cells, reason)."""
     from bot.vision import read_screen
@@ -166,24 +153,21 @@ def compare(png: Path, skin: str) -> tuple[str, int, str]:
     return "exact", 0, ""
 
 
-def read_all(out: Path, skin: str) -> dict[str, Tally]:
-    """Read every saved frame; tallies per look, size, state and in total."""
-    tallies: dict[str, Tally] = {}
+def read_all(out: Path, skin: str) -> tuple[dict[str, Counter[str]], Counter[str]]:
+    """Read every saved frame: counts (frames, exact, refused, wrong frames, wrong cells) per look, size,
+    state and in total, and the refusals' reasons."""
+    tallies: dict[str, Counter[str]] = {}
+    reasons: Counter[str] = Counter()
     for png in sorted(out.glob("*.png")):
         theme, style, size, _, state = png.stem.split("-")
-        look = f"{theme}-{style}"
         outcome, cells, reason = compare(png, skin)
         LOGGER.info("%s: %s %s", png.name, outcome, reason)
-        for key in ("all", f"look {look}", f"size {size}", f"state {state[1:]}"):
-            t = tallies.setdefault(key, Tally())
-            t.frames += 1
-            t.exact += outcome == "exact"
-            t.refused += outcome == "refused"
-            t.wrong_frames += outcome == "wrong"
-            t.wrong_cells += cells
-            if reason:
-                t.reasons[reason.split(":")[0][:60]] += 1
-    return tallies
+        for key in ("all", f"look {theme}-{style}", f"size {size}", f"state {state[1:]}"):
+            tally = tallies.setdefault(key, Counter())
+            tally.update(frames=1, wrong_cells=cells, **{outcome: 1})
+        if reason:
+            reasons[reason.split(":")[0][:60]] += 1
+    return tallies, reasons
 
 
 def main() -> int:
@@ -199,17 +183,18 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     if not args.read_only:
         capture(args.out, args.games, args.look)
-    tallies = read_all(args.out, args.skin)
+    tallies, reasons = read_all(args.out, args.skin)
     print(f"{'group':24} frames exact refused wrong-frames wrong-cells")
     for key, t in tallies.items():
-        print(f"{key:24} {t.frames:6} {t.exact:5} {t.refused:7} {t.wrong_frames:12} {t.wrong_cells:11}")
-    total = tallies.get("all", Tally())
-    if total.frames:
+        counts = (t["frames"], t["exact"], t["refused"], t["wrong"], t["wrong_cells"])
+        print(f"{key:24} " + " ".join(f"{n:{w}}" for n, w in zip(counts, (6, 5, 7, 12, 11), strict=True)))
+    total = tallies.get("all", Counter())
+    if total["frames"]:
         print(
-            f"exact {100 * total.exact / total.frames:.1f}%  refused {total.refused}  wrong cells "
-            f"{total.wrong_cells}"
+            f"exact {100 * total['exact'] / total['frames']:.1f}%  refused {total['refused']}  wrong cells "
+            f"{total['wrong_cells']}"
         )
-        for reason, count in total.reasons.most_common(8):
+        for reason, count in reasons.most_common(8):
             print(f"  {count:3}x {reason}")
     return 0
 
