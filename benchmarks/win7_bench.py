@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 from bot.board import Board, Cell, Coord  # noqa: E402
 from bot.errors import MinebotError  # noqa: E402
 from bot.geometry import Geometry  # noqa: E402
-from harness.realclients import ClientError, VirtualDisplay, screenshot, xdotool  # noqa: E402
+from harness.realclients import ClientError, VirtualDisplay, exit_on_sigterm, screenshot, xdotool  # noqa: E402
 from harness.win7 import LOOKS, Win7Minesweeper, truth_board  # noqa: E402
 
 LOGGER = logging.getLogger("win7_bench")
@@ -181,6 +181,7 @@ def main() -> int:
     parser.add_argument("--read-only", action="store_true", help="re-read the frames already saved")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    exit_on_sigterm()  # a SIGTERM stops the client and the display it started
     if not args.read_only:
         capture(args.out, args.games, args.look)
     tallies, reasons = read_all(args.out, args.skin)
