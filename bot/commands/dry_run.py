@@ -6,7 +6,8 @@ its move; each frame's result is printed as soon as it is read (``--jsonl``: one
 and Ctrl-C stops the run keeping what was printed (``--json`` output is closed, still valid JSON). A
 frame with no board or an unreadable cell reports why; the others still run, and the exit status is 1
 if any frame failed (130 after Ctrl-C). The mine count defaults to the standard level's for the board
-size (9x9: 10, 16x16: 40, 16x30: 99); other sizes need --mines. The first-click rule defaults to the
+size (9x9: 10, 16x16: 40, 16x30: 99), else to the client's mine counter (mines left plus flags) when one
+is read beside the board, as in play; otherwise give --mines. The first-click rule defaults to the
 skin's.
 """
 
@@ -15,13 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from bot.board import Board
 from bot.capture import ReplayCapture
+from bot.cli import error_line
+from bot.commands import count
 from bot.errors import MinebotError, RecognitionError
 from bot.game import FirstClickRule, GameStatus, find_rule
 from bot.progress import Progress
@@ -51,12 +56,20 @@ class FrameResult:
     source: str
     reading: Reading | None = None
     move: Any = None
-    error: str | None = None
+    failure: MinebotError | None = None
+    """What stopped the frame (its message says it in words; its class shows only with ``-v``)."""
+    annotation: Path | None = None
+    """The annotated picture written for it (``--annotate``)."""
+
+    @property
+    def error(self) -> str | None:
+        """The error that stopped the frame, in words, or ``None``."""
+        return None if self.failure is None else str(self.failure)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``{"source", "rows", "cols", "board", "status", "skin", "move"}``)."""
         if self.reading is None:
-            return {"source": self.source, "error": self.error}
+            return {"source": self.source, "error": self.error, **self._annotation()}
         r = self.reading
         out: dict[str, Any] = {
             "source": self.source,
@@ -78,7 +91,10 @@ class FrameResult:
         }
         if self.error:
             out["error"] = self.error
-        return out
+        return out | self._annotation()
+
+    def _annotation(self) -> dict[str, str]:
+        return {} if self.annotation is None else {"annotation": str(self.annotation)}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,10 +104,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mines",
-        type=int,
+        type=count,
         default=None,
         metavar="N",
-        help="total mines (default: from a standard board size)",
+        help="total mines (default: the standard level's for the board size, else the client's mine counter)",
     )
     parser.add_argument(
         "--rule",
@@ -109,8 +125,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write a PNG per frame: the board enlarged, readings, mine odds, the move, unsure cells",
+        help="write a PNG per frame into DIR (made if missing): the board enlarged, readings, mine odds, the "
+        "move, unsure cells",
     )
+
+
+def _count_mines(image: Any, result: FrameResult) -> None:
+    """Give a reading with no mine total (not a standard size, no --mines) the one its counter shows,
+    as ``play`` does: the mines left plus the flags on the board, when a counter is read beside it."""
+    from bot.vision.read import counted_mines
+
+    reading = result.reading
+    if reading is None or reading.board.mines is not None:
+        return
+    total = counted_mines(image, reading.cells)
+    if total is not None:
+        result.reading = replace(reading, board=Board(reading.board.cells, total))
 
 
 def _solve(result: FrameResult, options: DryRunOptions) -> Any:
@@ -124,7 +154,8 @@ def _solve(result: FrameResult, options: DryRunOptions) -> Any:
         return None
     if board.mines is None:
         raise MinebotError(
-            f"the board is {board.rows}x{board.cols}, not a standard level: give the mine count with --mines"
+            f"the board is {board.rows}x{board.cols}, not a standard level, and no mine counter was read "
+            "beside it: give the mine count with --mines"
         )
     rule = options.rule or reading.skin.first_click_rule
     result.move = choose_move(board, board.mines, rule.value)
@@ -149,7 +180,7 @@ def _cells_to_draw(image: Any, result: FrameResult, skin: str) -> CellReading | 
     """The cells to picture: the reading's, or for a board with unreadable cells the located grid's."""
     if result.reading is not None:
         return replace(result.reading.cells, geometry=result.reading.geometry)  # with the face found
-    if result.error is None or not result.error.startswith(RecognitionError.__name__):
+    if not isinstance(result.failure, RecognitionError):
         return None
     try:
         location = find_board(image, skin)
@@ -193,13 +224,16 @@ def read_frames(options: DryRunOptions, progress: Progress | None = None) -> Ite
                 image = capture.current()
                 try:
                     result.reading = read_screen(image, options.skin, options.mines)
+                    _count_mines(image, result)
                     probabilities = _solve(result, options)
                 except MinebotError as exc:
-                    result.error = f"{type(exc).__name__}: {exc}"
-                    LOGGER.info("frame %s: %s", result.source, result.error)
+                    result.failure = exc
+                    LOGGER.info("frame %s: %s: %s", result.source, type(exc).__name__, exc)
                 cells = _cells_to_draw(image, result, options.skin) if options.annotate else None
                 if options.annotate is not None and cells is not None:
-                    _annotate(options.annotate, count, image, result, cells, probabilities)
+                    result.annotation = _annotate(
+                        options.annotate, count, image, result, cells, probabilities
+                    )
                 if progress is not None:
                     progress.update()
                 yield result
@@ -210,7 +244,9 @@ def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[Fr
     return list(read_frames(options, progress))
 
 
-def _print_text(result: FrameResult) -> None:
+def _print_text(result: FrameResult, verbose: int) -> None:
+    """A frame's board, status and move on stdout; its error on stderr, in words (its class name with
+    ``-v``), each flushed so the two streams interleave in order on a terminal."""
     print(f"== {result.source}")
     if result.reading is not None:
         r = result.reading
@@ -223,23 +259,53 @@ def _print_text(result: FrameResult) -> None:
             print(f"move: {result.move}")
         elif result.error is None:
             print("move: none, the game is over")
-    if result.error is not None:
-        print(f"error: {result.error}")
+    if result.failure is not None:
+        sys.stdout.flush()
+        print(
+            error_line(NAME, result.failure, verbose, f"{result.source}: {result.failure}"),
+            file=sys.stderr,
+        )
+        sys.stderr.flush()
+
+
+def annotate_folder(path: Path) -> Path:
+    """The folder ``--annotate`` names, made if missing (before any frame is read, so a bad one costs
+    nothing).
+
+    Raises:
+        MinebotError: the path is a file, or the folder cannot be made (saying why).
+    """
+    if path.exists() and not path.is_dir():
+        raise MinebotError(
+            f"--annotate {str(path)!r} is a file, not a folder: name a folder to write the pictures in"
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MinebotError(
+            f"--annotate: cannot make the folder {str(path)!r}: {exc.strerror or exc}"
+        ) from exc
+    if not os.access(path, os.W_OK):
+        raise MinebotError(f"--annotate: the folder {str(path)!r} cannot be written to")
+    return path
 
 
 class _Output:
     """Prints each frame's result as it comes: as text, as JSON lines, or inside ``{"frames": [...]}``
     (opened before the first frame and closed after the last, or after Ctrl-C: valid JSON either way)."""
 
-    def __init__(self, form: str) -> None:
-        self.form = form
+    def __init__(self, form: str, verbose: int = 0) -> None:
+        self.form, self.verbose = form, verbose
         self.count = 0
+        self.annotations: list[Path] = []
         if form == "json":
             print('{"frames": [', end="", flush=True)
 
     def add(self, result: FrameResult) -> None:
+        if result.annotation is not None:
+            self.annotations.append(result.annotation)
         if self.form == "text":
-            _print_text(result)
+            _print_text(result, self.verbose)
         elif self.form == "jsonl":
             print(json.dumps(result.to_dict()))
         else:
@@ -251,6 +317,9 @@ class _Output:
     def close(self) -> None:
         if self.form == "json":
             print("\n  ]}" if self.count else "]}", flush=True)
+        elif self.form == "text" and self.annotations:
+            first = self.annotations[0]
+            print(f"annotated pictures: {len(self.annotations)} written to {first.parent}/ ({first.name} ..)")
 
 
 def _indented(text: str, spaces: int) -> str:
@@ -272,9 +341,9 @@ def run(args: argparse.Namespace) -> int:
         mines=args.mines,
         rule=find_rule(args.rule) if args.rule else None,
         json=args.json,
-        annotate=args.annotate,
+        annotate=None if args.annotate is None else annotate_folder(args.annotate),
     )
-    output = _Output("json" if args.json else "jsonl" if args.jsonl else "text")
+    output = _Output("json" if args.json else "jsonl" if args.jsonl else "text", getattr(args, "verbose", 0))
     failed = read = 0
     interrupted = False
     try:
@@ -291,5 +360,5 @@ def run(args: argparse.Namespace) -> int:
         LOGGER.warning("interrupted: %d frame(s) read, kept above", read)
         return 130
     if failed:
-        LOGGER.warning("%d of %d frame(s) failed", failed, read)
+        print(f"minebot {NAME}: {failed} of {read} frame(s) failed", file=sys.stderr)
     return 1 if failed else 0
