@@ -231,18 +231,47 @@ def _check_png(path: Path) -> None:
         raise CaptureError(f"screenshot {str(path)!r} cannot be read as an image: {exc}") from exc
 
 
-def _gif_frames(path: Path) -> list[tuple[str, Callable[[], np.ndarray]]]:
-    """Each frame of an animated GIF, decoded with Pillow into BGR."""
-    from PIL import Image, ImageSequence, UnidentifiedImageError
+class _GifFrames:
+    """An animated GIF's frames decoded one at a time, when asked for (a long recording is read as a
+    stream: its first frame ready at once, never every frame held in memory). Frames asked for in order
+    are decoded by one forward pass; an earlier frame reopens the file."""
 
-    try:
-        with Image.open(path) as gif:
-            frames = [
-                np.asarray(frame.convert("RGB"))[:, :, ::-1].copy() for frame in ImageSequence.Iterator(gif)
-            ]
-    except (OSError, UnidentifiedImageError) as exc:
-        raise CaptureError(f"screenshot {str(path)!r} cannot be read as a GIF: {exc}") from exc
-    return [(f"{path.name}#{i}", lambda image=image: image) for i, image in enumerate(frames)]
+    def __init__(self, path: Path) -> None:
+        from PIL import Image, UnidentifiedImageError
+
+        self.path = path
+        self._gif = None
+        try:
+            with Image.open(path) as gif:
+                if gif.format != "GIF":
+                    raise CaptureError(f"screenshot {str(path)!r} is not a GIF (it is {gif.format})")
+                self.count = int(getattr(gif, "n_frames", 1))
+        except (OSError, UnidentifiedImageError, EOFError) as exc:
+            raise CaptureError(f"screenshot {str(path)!r} cannot be read as a GIF: {exc}") from exc
+
+    def frame(self, index: int) -> np.ndarray:
+        """Frame ``index`` in BGR."""
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            if self._gif is None or self._gif.tell() > index:
+                if self._gif is not None:
+                    self._gif.close()
+                self._gif = Image.open(self.path)
+            self._gif.seek(index)
+            image = np.asarray(self._gif.convert("RGB"))[:, :, ::-1].copy()
+            if index == self.count - 1:  # the last frame: the file is let go
+                self._gif.close()
+                self._gif = None
+            return image
+        except (OSError, UnidentifiedImageError, EOFError) as exc:
+            raise CaptureError(f"frame {index} of {str(self.path)!r} cannot be decoded: {exc}") from exc
+
+
+def _gif_frames(path: Path) -> list[tuple[str, Callable[[], np.ndarray]]]:
+    """Each frame of an animated GIF, decoded with Pillow into BGR when it is first looked at."""
+    gif = _GifFrames(path)
+    return [(f"{path.name}#{i}", lambda i=i: gif.frame(i)) for i in range(gif.count)]
 
 
 def _frames_of(source: str | os.PathLike[str]) -> list[tuple[str, Callable[[], np.ndarray]]]:

@@ -1,7 +1,7 @@
 """Every real client the harness runs, by name, and how to start one for a board size and look.
 
 >>> sorted(CLIENTS)
-['ace', 'jsminesweeper', 'winemine', 'xbomb', 'xdemineur']
+['ace', 'jsminesweeper', 'win7', 'winemine', 'xbomb', 'xdemineur']
 >>> xbomb_level(16, 16, 40), xbomb_level(16, 30, 99)
 (2, 3)
 >>> screen_for("jsminesweeper", tile=32, zoom=1.75)
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from harness.ace import AceMinesweeper
 from harness.jsminesweeper import JSMinesweeper
 from harness.realclients import SCREEN_SIZE, RealClient, VirtualDisplay, WineMine, XDemineur
+from harness.win7 import ADVANCED as WIN7_LEVEL
+from harness.win7 import Win7Minesweeper
 from harness.xbomb import LEVELS as XBOMB_LEVELS
 from harness.xbomb import XBomb
 
@@ -26,6 +28,7 @@ CLIENTS: dict[str, type[RealClient]] = {
     "xbomb": XBomb,
     "ace": AceMinesweeper,
     "jsminesweeper": JSMinesweeper,
+    "win7": Win7Minesweeper,
 }
 """The real clients, by the name the benchmarks and tests use."""
 
@@ -35,6 +38,7 @@ PROGRAMS: dict[str, tuple[str, ...]] = {
     "xbomb": ("Xvfb", "xdotool", "xbomb"),
     "ace": ("Xvfb", "xdotool", "ace-minesweeper"),
     "jsminesweeper": ("Xvfb", "xdotool", "chromium"),
+    "win7": ("Xvfb", "xdotool"),  # and the built client: harness.win7.program() says when it is missing
 }
 """Programs each client needs (tests skip when one is missing)."""
 
@@ -71,7 +75,7 @@ def make_client(
     look: Look | None = None,
     seed: int = 1,
 ) -> RealClient:
-    """A client (not started) for the board size; ace plays only its own 32x32/200 board.
+    """A client (not started) for the board size; ace plays only its own 32x32/200 board, win7 Advanced.
 
     Raises:
         ValueError: for an unknown client or a size it cannot play.
@@ -87,6 +91,11 @@ def make_client(
         return AceMinesweeper(display)
     if name == "jsminesweeper":
         return JSMinesweeper(display, rows, cols, mines, tile=look.tile, zoom=look.zoom, seed=seed)
+    if name == "win7":
+        if (rows, cols, mines) != WIN7_LEVEL:
+            rows, cols, mines = WIN7_LEVEL
+            raise ValueError(f"the win7 harness plays Advanced {rows}x{cols}/{mines} only")
+        return Win7Minesweeper(display, seed=seed)
     raise ValueError(f"unknown client {name!r}: use one of {', '.join(CLIENTS)}")
 
 

@@ -196,6 +196,19 @@ def display_env(display: str, extra: dict[str, str] | None = None) -> dict[str, 
     return env
 
 
+def display_numbers() -> list[int | None]:
+    """The X display numbers to try: ``$MINEBOT_DISPLAYS`` (``"71-79"``: a range kept for this user on a
+    shared machine), else ``[None]`` (Xvfb picks the first free one)."""
+    spec = os.environ.get("MINEBOT_DISPLAYS", "").strip()
+    if not spec:
+        return [None]
+    first, _, last = spec.partition("-")
+    try:
+        return list(range(int(first), int(last or first) + 1)) or [None]
+    except ValueError:
+        raise ClientError(f"MINEBOT_DISPLAYS should be N or N-M (display numbers), not {spec!r}") from None
+
+
 def _display_name(display: VirtualDisplay | str) -> str:
     return display.display if isinstance(display, VirtualDisplay) else display
 
@@ -218,10 +231,21 @@ class VirtualDisplay:
 
     def __enter__(self) -> VirtualDisplay:
         xvfb = find_program("Xvfb")
+        numbers = display_numbers()
+        for number in numbers[:-1]:
+            try:
+                return self._start(xvfb, number)
+            except ClientError:
+                LOGGER.info("display :%d is taken; trying the next", number)
+        return self._start(xvfb, numbers[-1])
+
+    def _start(self, xvfb: str, number: int | None) -> VirtualDisplay:
+        """Start Xvfb on display ``number`` (any free one when ``None``)."""
         read_fd, write_fd = os.pipe()
         try:
             self._proc = subprocess.Popen(
-                [xvfb, "-displayfd", str(write_fd), "-screen", "0", f"{self.width}x{self.height}x24"]
+                [xvfb, *([f":{number}"] if number is not None else [])]
+                + ["-displayfd", str(write_fd), "-screen", "0", f"{self.width}x{self.height}x24"]
                 + ["-nolisten", "tcp", "-noreset"],
                 pass_fds=(write_fd,),
                 stdout=subprocess.DEVNULL,

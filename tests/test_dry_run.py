@@ -235,3 +235,45 @@ def test_record_rejects_zero_frames(capsys):
         main(["record", "--frames", "0"])
     assert info.value.code == 2
     assert "expected a whole number >= 1, got '0'" in capsys.readouterr().err
+
+
+def test_jsonl_prints_one_object_per_frame_in_order(frames, capsys):
+    assert main(["dry-run", str(frames), "--skin", "classic", "--jsonl"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    objects = [json.loads(line) for line in lines]
+    assert [o["source"] for o in objects] == ["a_mid.png", "b_lost.png", "c_empty.png"]
+    assert objects[0]["status"] == "playing" and objects[2]["error"].startswith("no 'classic' board found")
+
+
+@pytest.mark.parametrize("form", ["--json", "--jsonl", None])
+def test_ctrl_c_keeps_what_was_read_and_each_frame_is_printed_as_read(frames, capsys, monkeypatch, form):
+    """A frame's result is out before the next frame is read; Ctrl-C there ends the run with status 130,
+    the frames read so far printed (``--json`` still one valid document)."""
+    import bot.commands.dry_run as dry_run_module
+
+    real = dry_run_module.read_screen
+    printed_before: list[str] = []
+
+    def read_then_stop(image, skin, mines):  # type: ignore[no-untyped-def]
+        printed_before.append(capsys.readouterr().out)
+        if len(printed_before) == 2:
+            raise KeyboardInterrupt
+        return real(image, skin, mines)
+
+    monkeypatch.setattr(dry_run_module, "read_screen", read_then_stop)
+    assert main(["dry-run", str(frames), "--skin", "classic", *([form] if form else [])]) == 130
+    first_frame_out = printed_before[1]
+    assert "a_mid.png" in first_frame_out  # printed before the second frame was read
+    out = "".join(printed_before) + capsys.readouterr().out
+    if form == "--json":
+        assert [f["source"] for f in json.loads(out)["frames"]] == ["a_mid.png"]
+    elif form == "--jsonl":
+        assert [json.loads(line)["source"] for line in out.splitlines()] == ["a_mid.png"]
+    else:
+        assert "== a_mid.png" in out and "b_lost.png" not in out
+
+
+def test_json_and_jsonl_together_are_refused(frames, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["dry-run", str(frames), "--json", "--jsonl"])
+    assert stop.value.code == 2 and "not allowed with" in capsys.readouterr().err

@@ -246,3 +246,18 @@ def test_the_fail_safe_stops_the_run_cleanly(tmp_path):
     assert "fail-safe" in report["interrupted"] and report["games"] < 200
     assert report["clicks_outside_board"] == 0 and report["crashes"] == 0
     assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
+
+
+def test_live_win7_plays_with_no_misread_and_no_stray_click(tmp_path: Path) -> None:
+    """Windows 7 Minesweeper with --skin auto: whatever the game's end (today most stop on a board the
+    reader refuses), no cell is ever read wrong by the client's own account, no click lands outside the
+    board, and the bot never crashes (live_bench checks every reading acted on against the truth)."""
+    from harness.win7 import program
+
+    try:
+        program()
+    except ClientUnavailableError as exc:
+        pytest.skip(str(exc))
+    report, run = live_bench("win7", 1, tmp_path, "--skin", "auto", "--check-reads")
+    assert report["misread_cells"] == 0, run.stdout
+    assert report["wrong_mines"] == 0, run.stdout

@@ -83,6 +83,11 @@ click (JSMinesweeper's analysis mode draws a clicked cell open, the next click c
 game takes none, so the game stops rather than click forever."""
 
 
+ANIMATION_PAUSE = 0.5
+"""Longest wait, in seconds, for a board that redraws in steps to be taken as still: twice the longest
+pause seen between its redraws, up to this (a pause longer than this is the end of its animation)."""
+
+
 class Player(Locating, Seeing, NewGames):
     """Plays a Minesweeper window through a capture and an input backend.
 
@@ -104,6 +109,8 @@ class Player(Locating, Seeing, NewGames):
         self.capture = capture
         self.mouse = mouse
         self.options = options or PlayOptions()
+        self._redraw_pause = 0.0
+        """Longest pause seen between two redraws of the client's board after a click (its animations)."""
         self.restart = restart
         self.clock = clock
         self._sleep = sleep
@@ -227,23 +234,32 @@ class Player(Locating, Seeing, NewGames):
 
     def _wait_change(self, before: np.ndarray, timing: MoveTiming) -> bool:
         """Wait until the board and face differ from ``before`` and then stay unchanged for
-        ``options.quiet`` seconds (clients redraw in steps), or until ``settle_timeout``; whether the
-        screen changed at all."""
+        ``options.quiet`` seconds, or twice the longest pause between two redraws this client has been
+        seen to make (an animation: tiles flipped in a ripple, mines set off one by one, frames 17 ms or
+        more apart; at most :data:`ANIMATION_PAUSE`), or until ``settle_timeout``; whether the screen
+        changed. The pause is remembered from move to move: once a client has animated, every later wait
+        outlasts a step of its animations."""
         t0 = self.clock()
         deadline = t0 + self.options.settle_timeout
         last, still_since = None, t0
+        pause = self._redraw_pause
         before = self._inner(before)
         while True:
             image = self.capture.grab(self._inner_region())
             now = self.clock()
             if last is None or not np.array_equal(image, last):
+                if last is not None and not np.array_equal(last, before):
+                    pause = max(pause, now - still_since)  # a redraw after one already shown: animating
                 last, still_since = image, now
-            elif not np.array_equal(image, before) and now - still_since >= self.options.quiet:
+            elif not np.array_equal(image, before) and now - still_since >= max(
+                self.options.quiet, min(2 * pause, ANIMATION_PAUSE)
+            ):
                 break
             if now > deadline:
                 LOGGER.info("the screen did not settle within %.1f s", self.options.settle_timeout)
                 break
             self.sleep(self.options.poll)
+        self._redraw_pause = pause
         timing.wait += (self.clock() - t0) * 1000
         return not np.array_equal(last, before)
 

@@ -2,8 +2,10 @@
 
 PATH is a screenshot (PNG, JPEG, BMP), a folder of them (name order) or an animated GIF (each frame).
 For every frame minebot finds the board, reads every cell, reads the status, and asks the solver for
-its move. A frame with no board or an unreadable cell reports why; the others still run, and the
-exit status is 1 if any frame failed. The mine count defaults to the standard level's for the board
+its move; each frame's result is printed as soon as it is read (``--jsonl``: one JSON object per line),
+and Ctrl-C stops the run keeping what was printed (``--json`` output is closed, still valid JSON). A
+frame with no board or an unreadable cell reports why; the others still run, and the exit status is 1
+if any frame failed (130 after Ctrl-C). The mine count defaults to the standard level's for the board
 size (9x9: 10, 16x16: 40, 16x30: 99), else to the client's mine counter (mines left plus flags) when one
 is read beside the board, as in play; otherwise give --mines. The first-click rule defaults to the
 skin's.
@@ -16,6 +18,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -112,7 +115,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=[r.value for r in FirstClickRule],
         help="the client's first-click rule (default: the skin's)",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON: {'frames': [...]}")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print JSON: {'frames': [...]}")
+    form.add_argument(
+        "--jsonl", action="store_true", help="print one JSON object per frame, each as soon as it is read"
+    )
     parser.add_argument(
         "--annotate",
         type=Path,
@@ -201,17 +208,18 @@ def _annotate(
     return path
 
 
-def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[FrameResult]:
-    """Read every frame of every path; errors are kept per frame, never raised (except a bad path)."""
-    results: list[FrameResult] = []
+def read_frames(options: DryRunOptions, progress: Progress | None = None) -> Iterator[FrameResult]:
+    """Each frame's result as soon as it is read (a long recording streams); errors are kept per frame,
+    never raised (except a bad path, raised when its turn comes)."""
+    count = 0
     for path in options.paths:
         capture = ReplayCapture(path)
         with capture:
             for index in range(capture.frame_count):
                 if index:
                     capture.advance()
+                count += 1
                 result = FrameResult(capture.source)
-                results.append(result)
                 probabilities = None
                 image = capture.current()
                 try:
@@ -224,39 +232,40 @@ def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[Fr
                 cells = _cells_to_draw(image, result, options.skin) if options.annotate else None
                 if options.annotate is not None and cells is not None:
                     result.annotation = _annotate(
-                        options.annotate, len(results), image, result, cells, probabilities
+                        options.annotate, count, image, result, cells, probabilities
                     )
                 if progress is not None:
                     progress.update()
-    return results
+                yield result
 
 
-def _print_text(results: list[FrameResult], verbose: int) -> None:
-    """Each frame's board, status and move on stdout; a frame's error on stderr, in words (its class
-    name with ``-v``), each flushed so the two streams interleave in order on a terminal."""
-    for result in results:
-        print(f"== {result.source}")
-        if result.reading is not None:
-            r = result.reading
-            print(r.board.to_text(with_mines=True))
-            print(
-                f"status: {r.status.value}  skin: {r.skin.name} (score {r.skin_score:.2f})  "
-                f"min confidence: {float(r.confidence.min()):.2f}"
-            )
-            if result.move is not None:
-                print(f"move: {result.move}")
-            elif result.error is None:
-                print("move: none, the game is over")
-        if result.failure is not None:
-            sys.stdout.flush()
-            print(
-                error_line(NAME, result.failure, verbose, f"{result.source}: {result.failure}"),
-                file=sys.stderr,
-            )
-            sys.stderr.flush()
-    written = [r.annotation for r in results if r.annotation is not None]
-    if written:
-        print(f"annotated pictures: {len(written)} written to {written[0].parent}/ ({written[0].name} ..)")
+def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[FrameResult]:
+    """Read every frame of every path; errors are kept per frame, never raised (except a bad path)."""
+    return list(read_frames(options, progress))
+
+
+def _print_text(result: FrameResult, verbose: int) -> None:
+    """A frame's board, status and move on stdout; its error on stderr, in words (its class name with
+    ``-v``), each flushed so the two streams interleave in order on a terminal."""
+    print(f"== {result.source}")
+    if result.reading is not None:
+        r = result.reading
+        print(r.board.to_text(with_mines=True))
+        print(
+            f"status: {r.status.value}  skin: {r.skin.name} (score {r.skin_score:.2f})  "
+            f"min confidence: {float(r.confidence.min()):.2f}"
+        )
+        if result.move is not None:
+            print(f"move: {result.move}")
+        elif result.error is None:
+            print("move: none, the game is over")
+    if result.failure is not None:
+        sys.stdout.flush()
+        print(
+            error_line(NAME, result.failure, verbose, f"{result.source}: {result.failure}"),
+            file=sys.stderr,
+        )
+        sys.stderr.flush()
 
 
 def annotate_folder(path: Path) -> Path:
@@ -281,6 +290,42 @@ def annotate_folder(path: Path) -> Path:
     return path
 
 
+class _Output:
+    """Prints each frame's result as it comes: as text, as JSON lines, or inside ``{"frames": [...]}``
+    (opened before the first frame and closed after the last, or after Ctrl-C: valid JSON either way)."""
+
+    def __init__(self, form: str, verbose: int = 0) -> None:
+        self.form, self.verbose = form, verbose
+        self.count = 0
+        self.annotations: list[Path] = []
+        if form == "json":
+            print('{"frames": [', end="", flush=True)
+
+    def add(self, result: FrameResult) -> None:
+        if result.annotation is not None:
+            self.annotations.append(result.annotation)
+        if self.form == "text":
+            _print_text(result, self.verbose)
+        elif self.form == "jsonl":
+            print(json.dumps(result.to_dict()))
+        else:
+            text = json.dumps(result.to_dict(), indent=2)
+            print(("," if self.count else "") + "\n" + _indented(text, 4), end="")
+        sys.stdout.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self.form == "json":
+            print("\n  ]}" if self.count else "]}", flush=True)
+        elif self.form == "text" and self.annotations:
+            first = self.annotations[0]
+            print(f"annotated pictures: {len(self.annotations)} written to {first.parent}/ ({first.name} ..)")
+
+
+def _indented(text: str, spaces: int) -> str:
+    return "\n".join(" " * spaces + line for line in text.splitlines())
+
+
 def _count_frames(paths: tuple[str, ...]) -> int:
     total = 0
     for path in paths:
@@ -298,16 +343,22 @@ def run(args: argparse.Namespace) -> int:
         json=args.json,
         annotate=None if args.annotate is None else annotate_folder(args.annotate),
     )
-    with Progress(_count_frames(options.paths), "frames") as progress:
-        results = dry_run(options, progress)
-    if options.json:
-        print(json.dumps({"frames": [r.to_dict() for r in results]}, indent=2))
-    else:
-        _print_text(results, getattr(args, "verbose", 0))
-    failed = [r for r in results if r.error is not None]
+    output = _Output("json" if args.json else "jsonl" if args.jsonl else "text", getattr(args, "verbose", 0))
+    failed = read = 0
+    interrupted = False
+    try:
+        with Progress(_count_frames(options.paths), "frames") as progress:
+            for result in read_frames(options, progress):
+                output.add(result)
+                read += 1
+                failed += result.error is not None
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        output.close()
+    if interrupted:
+        LOGGER.warning("interrupted: %d frame(s) read, kept above", read)
+        return 130
     if failed:
-        print(
-            f"minebot {NAME}: {len(failed)} of {len(results)} frame(s) failed",
-            file=sys.stderr,
-        )
+        print(f"minebot {NAME}: {failed} of {read} frame(s) failed", file=sys.stderr)
     return 1 if failed else 0

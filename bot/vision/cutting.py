@@ -123,6 +123,11 @@ class Group:
     """Its tile's own background (:func:`dominant_colour` of its inner ring), found once per group."""
     slope: float | None = None
     """How much its core is shaded across (:func:`ramp_slope`), found once per group."""
+    board_tiles: np.ndarray | None = None
+    """Every cell's tile of the reading (shared, read-only): what a sided ground is cut from."""
+    ground: np.ndarray | None = None
+    """A glyph group's ground cut side by side from its kind's cells (:func:`bot.vision.shade.kind_ground`),
+    when that kind's ground shows in several looks."""
 
 
 @dataclass(frozen=True)
@@ -440,7 +445,7 @@ def _groups_of(
     """One :class:`Group` per label (its members' mean tile), with the sides a neighbour's ink was painted
     over on and the ink it ran on past its own (:func:`bot.vision.overdraw.repair_runs`)."""
     groups = [
-        Group(members, _mean_tile(tiles, members))
+        Group(members, _mean_tile(tiles, members), board_tiles=tiles)
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
     ]
     if painted is not None:

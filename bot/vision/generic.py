@@ -84,6 +84,7 @@ from bot.vision.naming import (
     name_groups,
 )
 from bot.vision.overdraw import repair_runs
+from bot.vision.shade import chain_groups
 from bot.vision.tilekinds import (
     TEXTURE,
     _drawn_alike,
@@ -320,7 +321,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         if hit.all():
             return _kept(model, _result(geometry, states, "generic (learnt)"))
     tiles, texture = cut_tiles(crop)
-    labels = group_cells(looks)
+    labels = chain_groups(group_cells(looks), looks, rows, cols)  # a shade across the board: one group
     cut = _cut_edge(
         image, geometry, np.stack([looks[labels == k].mean(axis=0) for k in range(labels.max() + 1)])
     )

@@ -22,6 +22,7 @@ from bot.vision.cutting import (
 )
 from bot.vision.describe import (
     CLEAR_DIGIT,
+    KNOWN_FILL,
     _pixels,
     _rim,
     holes_counted,
@@ -411,8 +412,16 @@ def _name_digits(
         and s is not None
         for g, s in zip(groups, states, strict=True)
     )
+    covered_fills = tuple(
+        _fill(g) for g in groups if g.shape == Shape.PLAIN and g.kind is not None and covered[g.kind]
+    )
     for i, known in zip(open_groups, prior, strict=True):
         g = groups[i]
+        if (
+            not opened_plain and not unclear and known is None and on_covered_colour(g, covered_fills)
+        ):  # a digit sits on a revealed tile: ink seen against a covered tile's colour is not its own
+            why = "cannot be named: not clearly a digit, its ground taken for a covered tile's colour"
+            return _Problem(list(g.members), why)
         if (
             opened_plain
             and not unclear
@@ -728,3 +737,13 @@ def _possible(
             doubt=True,
         )
     return None
+
+
+def on_covered_colour(g: Group, covered_fills: tuple[np.ndarray, ...]) -> bool:
+    """Whether a glyph group on no plain base, not clearly a digit, was seen against a covered kind's
+    fill (:func:`bot.vision.describe.own_background` takes a kind's fill that shows between its strokes):
+    then its own ground is not known, and its ink may hold the ground it sits on."""
+    if g.base is not None or g.costs is None or g.costs.min() <= CLEAR_DIGIT or not covered_fills:
+        return False
+    ground = own_background(g.tile, covered_fills)
+    return any(float(np.abs(ground - fill).max()) <= KNOWN_FILL for fill in covered_fills)

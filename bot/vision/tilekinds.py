@@ -54,6 +54,7 @@ from bot.vision.glyphs import (
     mean_rows,
     shape_distance,
 )
+from bot.vision.shade import kind_ground, shadowed_frame_difference, varied
 
 PLAIN_RESIDUAL = 18.0
 """A group whose core departs at most this much (98th percentile, 0-255) from a fitted colour ramp is
@@ -107,6 +108,18 @@ def _touch(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> bool:
     return bool(grid[rows + 1, cols + 1].any())
 
 
+def _may_join(
+    kind: Kind, groups: list[Group], g: Group, colour: np.ndarray, shape: tuple[int, int] | None
+) -> bool:
+    """Whether group ``g`` (mean ``colour``) may join ``kind``: alike in colour, or touching its cells
+    (see :func:`_kinds`); with no board ``shape``, by framing alone."""
+    return (
+        shape is None
+        or float(np.abs(kind.colour - colour).max()) <= SAME_MEAN
+        or _touch(np.concatenate([groups[j].members for j in kind.groups]), g.members, shape)
+    )
+
+
 def _kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None) -> list[Kind]:
     """Plain groups joined into kinds by mean colour and framing (each group's ``kind`` set): a covered
     tile and a revealed one may be close in colour, but their frames (bevel, grid line) differ. With the
@@ -133,16 +146,11 @@ def _kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | No
             if near
             else []
         )
-        fits = {
-            k: v
-            for k, v in zip(near, framing, strict=True)
-            if v <= KIND_FRAME
-            and (
-                shape is None
-                or float(np.abs(kinds[k].colour - colour).max()) <= SAME_MEAN
-                or _touch(np.concatenate([groups[j].members for j in kinds[k].groups]), g.members, shape)
-            )
-        }
+        fits = {k: v for k, v in zip(near, framing, strict=True) if v <= KIND_FRAME}
+        if not fits and not g.raised:  # a flat tile with a raised neighbour's shadow on some sides
+            shaded = {k: shadowed_frame_difference(g.tile, kinds[k].first.tile) for k in near}  # type: ignore[union-attr]
+            fits = {k: v for k, v in shaded.items() if v <= KIND_FRAME}
+        fits = {k: v for k, v in fits.items() if _may_join(kinds[k], groups, g, colour, shape)}
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
             k = min(fits, key=fits.__getitem__)
             kinds[k].groups.append(i)
@@ -346,7 +354,15 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
             g.kind = groups[g.base].kind
             # framed exactly like a raised tile: raised itself, whatever its glyph does to its own bevel
             g.raised = g.raised or (groups[g.base].raised and g.frame <= FLAG_FRAME)
-        shape_of(g, groups[g.base].tile if g.base is not None else None, fills, balance)
+        kind = kinds[groups[g.base].kind] if g.base is not None else None  # type: ignore[index]
+        if kind is not None and kind.texture < TEXTURE and varied(kind.groups, groups):
+            # a smooth ground in several looks (shaded across the board, shadows of neighbours; not a
+            # dithered one): the look this cell shows, side by side
+            ground = kind_ground(g.tile, g.board_tiles, groups, kind.groups)[1]
+            if frame_difference(g.tile, ground) < g.frame:  # only a ground that frames it better
+                g.ground = ground
+        ground = g.ground if g.ground is not None else groups[g.base].tile if g.base is not None else None
+        shape_of(g, ground, fills, balance)
     crossed_out(groups)
     drawn_like_mines(groups)
     for g in groups:
