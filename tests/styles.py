@@ -20,6 +20,7 @@ import numpy as np
 from bot.board import Board, Cell
 from bot.game import Game
 from bot.geometry import Geometry
+from bot.hershey import put_text, text_size
 from bot.render import DIGIT_COLORS
 
 REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
@@ -54,19 +55,17 @@ def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
     s = tile.shape[0]
     scale = s / 34
     thick = max(1, round(s / 9))
-    (w, h), _ = cv2.getTextSize(str(n), cv2.FONT_HERSHEY_DUPLEX, scale, thick)
-    cv2.putText(
-        tile, str(n), ((s - w) // 2, (s + h) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, colour, thick, cv2.LINE_AA
-    )
+    (w, h), _ = text_size(str(n), "duplex", scale, thick)
+    put_text(tile, str(n), ((s - w) // 2, (s + h) // 2), "duplex", scale, colour, thick, cv2.LINE_AA)
 
 
 def _bold_digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
     """A digit filling most of its cell in heavy strokes (as small clients draw them)."""
     s = tile.shape[0]
     thick = max(2, round(s / 7))
-    (w, h), _ = cv2.getTextSize(str(n), cv2.FONT_HERSHEY_DUPLEX, s / 26, thick)
+    (w, h), _ = text_size(str(n), "duplex", s / 26, thick)
     org = ((s - w) // 2 + 1, (s + h) // 2)
-    cv2.putText(tile, str(n), org, cv2.FONT_HERSHEY_DUPLEX, s / 26, colour, thick, cv2.LINE_AA)
+    put_text(tile, str(n), org, "duplex", s / 26, colour, thick, cv2.LINE_AA)
 
 
 def _mine(tile: np.ndarray, body: tuple[int, int, int] = (0, 0, 0)) -> None:
@@ -409,9 +408,9 @@ def screenshot(
     h, w = bh + header + 2 * pad, bw + 2 * pad
     img = np.full((h, w, 3), look.window, np.uint8)
     cv2.rectangle(img, (0, 0), (w - 1, 15), (120, 60, 20), -1)
-    cv2.putText(img, "Mines", (4, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    put_text(img, "Mines", (4, 12), "simplex", 0.4, (255, 255, 255), 1, cv2.LINE_AA)
     cv2.rectangle(img, (pad, 20), (pad + 38, 42), (0, 0, 0), -1)
-    cv2.putText(img, "010", (pad + 2, 39), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 255), 2)
+    put_text(img, "010", (pad + 2, 39), "simplex", 0.6, (0, 0, 255), 2)
     cv2.circle(img, (w // 2, 31), 11, (0, 220, 255), -1)
     cv2.circle(img, (w // 2, 31), 11, (0, 0, 0), 1)
     top = header + pad
