@@ -1,13 +1,12 @@
 """The exhaustive endgame search: exact win probabilities on small positions."""
 
-import numpy as np
 import pytest
 
 from bot.bench import BenchOptions, sample_positions
 from bot.board import Board
 from bot.game import FirstClickRule, find_level
 from bot.solver import choose_move, mine_probabilities
-from bot.solver.endgame import arrangements, popcount, popcount_by_bytes, search
+from bot.solver.endgame import arrangements, search
 from bot.solver.rules import COVERED, Knowledge
 
 
@@ -102,15 +101,3 @@ def test_a_search_past_its_node_budget_gives_way_to_the_guess_policy():
         assert not choose_move(board, policy=tight).reason.startswith("endgame")
         return
     pytest.fail("no sampled position needed an endgame search node")
-
-
-def test_set_bits_are_counted_alike_with_and_without_numpy_2():
-    """The endgame counts a cell's neighbouring mines by set bits: numpy 2's ``bitwise_count`` where it
-    exists, a byte table before it (numpy 1.24 is the lowest allowed); both count as Python does."""
-    rng = np.random.default_rng(5)
-    values = rng.integers(0, 2**63, size=(40, 7), dtype=np.uint64) | (np.uint64(1) << np.uint64(63))
-    values[0, :3] = [0, 1, 2**64 - 1]
-    expected = np.array([[int(v).bit_count() for v in row] for row in values.tolist()], np.uint8)
-    assert np.array_equal(popcount_by_bytes(values), expected)
-    assert np.array_equal(popcount(values), expected)
-    assert np.array_equal(popcount_by_bytes(values[:, 2:5]), expected[:, 2:5])  # a strided view

@@ -142,7 +142,7 @@ class _Tree:
         masks = np.array(arr, dtype=np.uint64)[:, None]
         bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
         mine = (masks & bits) != 0  # arrangement x cell
-        shown = popcount(masks & near).astype(np.int16)
+        shown = np.bitwise_count(masks & near).astype(np.int16)
         shown[mine] = -1
         self.mine_sets = [_bitset(mine[:, i]) for i in range(n)]
         self.shows = [
@@ -287,23 +287,6 @@ class _Tree:
             LOGGER.debug("endgame search over %d arrangements ran out of nodes", total)
             return None
         return best
-
-
-_BYTE_BITS = np.array([bin(byte).count("1") for byte in range(256)], np.uint8)
-"""Set bits of every byte value."""
-
-
-def popcount_by_bytes(values: np.ndarray) -> np.ndarray:
-    """Set bits of each uint64 in ``values`` (uint8, same shape), counted byte by byte in a table."""
-    values = np.ascontiguousarray(values, np.uint64)
-    return _BYTE_BITS[values.view(np.uint8).reshape(*values.shape, 8)].sum(axis=-1, dtype=np.uint8)
-
-
-def popcount(values: np.ndarray) -> np.ndarray:
-    """Set bits of each uint64 in ``values``: numpy's ``bitwise_count`` (numpy 2), by bytes before it."""
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(values)
-    return popcount_by_bytes(values)
 
 
 def _bitset(flags: np.ndarray) -> int:
