@@ -29,10 +29,19 @@ from bot.render import DIGIT_COLORS
 REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
 OPENCV5 = Path(__file__).resolve().parent / "data" / "opencv5"
 
-DRAWN_DIGITS = {(18, False): 0, (20, False): 18, (22, False): 38, (24, False): 60, (15, True): 84}
-"""Where ``data/opencv5/style_digits.png`` has the digits of each (tile size, bold) the looks draw: their
-rows' top. Each row holds 1-8 at 24 px apart, the ink (0-255) OpenCV 5.0.0.93's ``putText`` drew in its
-FONT_HERSHEY_DUPLEX into a tile of that size (as :func:`_digit` and :func:`_bold_digit` place them)."""
+DRAWN_SIZES = (
+    (15, True),
+    (18, False),
+    (20, False),
+    (22, False),
+    (24, False),
+    (26, False),
+    (27, False),
+    (32, False),
+)
+"""The (tile size, bold) whose digits ``data/opencv5/style_digits.png`` holds, a row each, top row first: each
+row holds 1-8, 32 px apart, as the ink (0-255) OpenCV 5.0.0.93's ``putText`` drew in its FONT_HERSHEY_DUPLEX
+into a tile of that size (placed as :func:`_digit` and :func:`_bold_digit` say)."""
 
 NIGHT_DIGITS = {
     1: (255, 180, 120),
@@ -69,10 +78,12 @@ def _lay(region: np.ndarray, ink: np.ndarray, colour: tuple[int, ...]) -> None:
 
 def _drawn_digit(tile: np.ndarray, n: int, colour: tuple[int, int, int], bold: bool) -> None:
     s = tile.shape[0]
-    if (s, bold) not in DRAWN_DIGITS:
-        raise KeyError(f"no drawn digits for {s} px tiles (bold={bold}) in {OPENCV5 / 'style_digits.png'}")
-    top = DRAWN_DIGITS[(s, bold)]
-    _lay(tile, _opencv5("style_digits.png")[top : top + s, (n - 1) * 24 : (n - 1) * 24 + s], colour)
+    if (s, bold) not in DRAWN_SIZES:
+        raise KeyError(
+            f"no drawn digits for {s} px tiles (bold={bold}): add them to {OPENCV5 / 'style_digits.png'}"
+        )
+    top = sum(size for size, _ in DRAWN_SIZES[: DRAWN_SIZES.index((s, bold))])
+    _lay(tile, _opencv5("style_digits.png")[top : top + s, (n - 1) * 32 : (n - 1) * 32 + s], colour)
 
 
 def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
