@@ -38,9 +38,10 @@ DRAWN_SIZES = (
     (26, False),
     (27, False),
     (32, False),
+    (35, False),
 )
 """The (tile size, bold) whose digits ``data/opencv5/style_digits.png`` holds, a row each, top row first: each
-row holds 1-8, 32 px apart, as the ink (0-255) OpenCV 5.0.0.93's ``putText`` drew in its FONT_HERSHEY_DUPLEX
+row holds 1-8, 35 px apart, as the ink (0-255) OpenCV 5.0.0.93's ``putText`` drew in its FONT_HERSHEY_DUPLEX
 into a tile of that size (placed as :func:`_digit` and :func:`_bold_digit` say)."""
 
 NIGHT_DIGITS = {
@@ -83,7 +84,7 @@ def _drawn_digit(tile: np.ndarray, n: int, colour: tuple[int, int, int], bold: b
             f"no drawn digits for {s} px tiles (bold={bold}): add them to {OPENCV5 / 'style_digits.png'}"
         )
     top = sum(size for size, _ in DRAWN_SIZES[: DRAWN_SIZES.index((s, bold))])
-    _lay(tile, _opencv5("style_digits.png")[top : top + s, (n - 1) * 32 : (n - 1) * 32 + s], colour)
+    _lay(tile, _opencv5("style_digits.png")[top : top + s, (n - 1) * 35 : (n - 1) * 35 + s], colour)
 
 
 def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
