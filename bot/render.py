@@ -474,7 +474,7 @@ class WindowLayout:
         )
 
 
-def _pixel_canvas(image: np.ndarray) -> _Canvas:
+def pixel_canvas(image: np.ndarray) -> _Canvas:
     """A canvas whose units are the image's own pixels (no supersampling) for window chrome."""
     return _Canvas(image, image.shape[1], image.shape[0], 1)
 
@@ -485,7 +485,7 @@ def _text(
     put_text(image, text, (x, y), "simplex", size, color, 2 if bold else 1, cv2.LINE_AA)
 
 
-def _draw_window_frame(canvas: _Canvas, x: int, y: int, w: int, h: int, title: str, scale: float) -> int:
+def draw_window_frame(canvas: _Canvas, x: int, y: int, w: int, h: int, title: str, scale: float) -> int:
     """A classic window (raised frame, blue title bar, close button); returns the title bar's bottom."""
     t = max(round(scale), 1)
     bar_h = max(round(18 * scale), 8)
@@ -550,8 +550,8 @@ def draw_client(
     cells = _board_geometry(board, cell_size, scale).region()
     layout = WindowLayout.compute(cells.width, cells.height, scale)
     window = np.empty((layout.height, layout.width, 3), np.uint8)
-    canvas = _pixel_canvas(window)
-    _draw_window_frame(canvas, 0, 0, layout.width, layout.height, "Minesweeper", scale)
+    canvas = pixel_canvas(window)
+    draw_window_frame(canvas, 0, 0, layout.width, layout.height, "Minesweeper", scale)
     menu_y = layout.client.top - max(round(5 * scale), 2)
     _text(window, "Game   Help", layout.client.left + round(6 * scale), menu_y, 0.4 * scale, BLACK)
     c, hd, bf = layout.client, layout.header, layout.board_frame
@@ -609,7 +609,7 @@ TASKBAR_HEIGHT = 30
 """The clutter's taskbar along the bottom of the screen; random window placement keeps above it."""
 
 
-def _draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height: int) -> None:
+def draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height: int) -> None:
     """Other things on a desktop: windows with text, icons, a taskbar and grey panels that are no board."""
     image = canvas.image
     for i in range(int(rng.integers(5, 9))):  # desktop icons down the left edge
@@ -622,14 +622,14 @@ def _draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height:
     for _ in range(int(rng.integers(2, 5))):  # text windows
         w, h = int(rng.integers(220, 520)), int(rng.integers(160, 380))
         x, y = int(rng.integers(0, max(width - w, 1))), int(rng.integers(0, max(height - h, 1)))
-        top = _draw_window_frame(canvas, x, y, w, h, " ".join(rng.choice(_WORDS, 2)), 1.0)
+        top = draw_window_frame(canvas, x, y, w, h, " ".join(rng.choice(_WORDS, 2)), 1.0)
         canvas.rect(x + 4, top + 2, x + w - 4, y + h - 4, WHITE)
         for line_y in range(top + 20, y + h - 10, 18):
             _text(image, " ".join(rng.choice(_WORDS, 4)), x + 10, line_y, 0.45, BLACK)
     # a grey dialog with a grid of bevelled buttons: grey, regular, and not a board
     w, h = 190, 230
     x, y = int(rng.integers(0, max(width - w, 1))), int(rng.integers(0, max(height - h, 1)))
-    top = _draw_window_frame(canvas, x, y, w, h, "Calculator", 1.0)
+    top = draw_window_frame(canvas, x, y, w, h, "Calculator", 1.0)
     for r in range(5):
         for col in range(4):
             bx, by = x + 12 + col * 42, top + 20 + r * 34
@@ -708,9 +708,9 @@ def render_screen(
         raise RenderError(f"a {ww}x{wh} window at origin {origin!r} does not fit a {width}x{height} screen")
     rng = np.random.default_rng([seed, 1])  # the same desktop whether the origin is given or drawn
     screen = _background(rng, width, height)
-    canvas = _pixel_canvas(screen)
+    canvas = pixel_canvas(screen)
     if clutter:
-        _draw_clutter(canvas, rng, width, height)
+        draw_clutter(canvas, rng, width, height)
     screen[oy : oy + wh, ox : ox + ww] = window
     if cursor_at is not None:
         _draw_cursor(canvas, cursor_at[0], cursor_at[1], scale)

@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 
 from bot.board import Board, Cell
-from bot.game import Game
 from bot.geometry import Geometry
+from bot.looks.states import mid_game  # noqa: F401  (re-exported: tests draw its positions)
 from bot.render import DIGIT_COLORS
 
 REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
@@ -461,39 +461,6 @@ def screenshot(
         ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
         img = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return img, truth
-
-
-def mid_game(
-    rows: int, cols: int, mines: int, seed: int, opened: float = 0.45, flags: int = 3, lost: bool = False
-) -> Board:
-    """A seeded mid-game position: a first opening, random safe cells opened, some correct flags.
-
-    ``lost`` also plants one wrong flag and then opens a mine, so mines, the exploded mine and the
-    wrong flag show.
-    """
-    rng = np.random.default_rng(seed)
-    game = Game(rows, cols, mines, rule="zero", seed=seed)
-    game.open((rows // 2, cols // 2))
-    layout = game.layout
-    assert layout is not None
-    safe = [(r, c) for r in range(rows) for c in range(cols) if not layout[r, c]]
-    while game.board.revealed_mask().mean() < opened:
-        game.open(safe[int(rng.integers(len(safe)))])
-    board = game.board
-    edge = [
-        (r, c)
-        for r in range(rows)
-        for c in range(cols)
-        if layout[r, c] and any(board[n] <= Cell.EIGHT for n in board.neighbours((r, c)))
-    ]
-    for i in rng.permutation(len(edge))[:flags]:
-        game.flag(edge[int(i)])
-    if lost:
-        covered = [(r, c) for r, c in game.board.covered() if not layout[r, c]]
-        game.flag(covered[int(rng.integers(len(covered)))])
-        mine = next((r, c) for r, c in game.board.covered() if layout[r, c])
-        game.open(mine)
-    return game.board
 
 
 def _truth_answers(analysis, truths: list[Board]) -> tuple[dict, int]:

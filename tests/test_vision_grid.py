@@ -345,3 +345,18 @@ def test_a_refit_that_leaves_no_face_on_its_lattice_is_no_crash():
     scaled = cv2.resize(image, None, fx=1.1, fy=1.1, interpolation=cv2.INTER_LINEAR)
     with pytest.raises(MinebotError, match="cannot be named"):
         read_screen(scaled, "auto", mines=99)
+
+
+def test_flat_checkerboard_with_no_lines_is_found():
+    """Cells in two shades 6 grey levels apart, nothing between them (the flat modern look): no face
+    stands apart at the usual flatness, so the grid is proposed from the image's amplified detail."""
+    pitch, rows, cols = 20, 9, 12
+    image = np.full((rows * pitch + 80, cols * pitch + 80, 3), 235, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            shade = 150 if (r + c) % 2 else 156
+            image[40 + r * pitch : 40 + (r + 1) * pitch, 40 + c * pitch : 40 + (c + 1) * pitch] = shade
+    fit = find_grid(image)
+    g = fit.geometry
+    assert (g.rows, g.cols) == (rows, cols)
+    assert abs(g.left - 40) < 1 and abs(g.top - 40) < 1 and abs(g.pitch_x - pitch) < 0.1

@@ -157,6 +157,27 @@ def bevel(tile: np.ndarray, fill_colour: np.ndarray | None = None) -> float:
     return float(min(mean_rows(light[top_left]) - fill, fill - mean_rows(light[bottom_right])))
 
 
+def edge_lines(tile: np.ndarray, fill_colour: np.ndarray | None = None) -> float:
+    """How raised a tile's outermost lines make it: its lightest row along the top and column along the
+    left lighter than its fill *and* its darkest row along the bottom and column along the right darker
+    (the least of the four steps, luma 0-255). A toolkit button draws its bevel as a line a pixel wide,
+    which :func:`bevel`'s band averages away; a grid line or a gap is one colour on every side, and a
+    shadow cast by raised neighbours darkens the top and left."""
+    light = tile @ LUMA
+    band = INSET
+    own = dominant_colour(_inner_ring(tile)) if fill_colour is None else fill_colour
+    fill = float(own @ LUMA)
+    across = light[:, band:-band]  # rows, along the middle of the tile
+    down = light[band:-band, :]  # columns
+    steps = (
+        float(across[:band].mean(axis=1).max()) - fill,
+        float(down[:, :band].mean(axis=0).max()) - fill,
+        fill - float(across[-band:].mean(axis=1).min()),
+        fill - float(down[:, -band:].mean(axis=0).min()),
+    )
+    return min(steps)
+
+
 @lru_cache(maxsize=8)
 def _sides(size: int) -> tuple[np.ndarray, np.ndarray]:
     """Flat indices of a ``size`` square's top then left edge band (``INSET`` wide, corners left out), and

@@ -229,7 +229,7 @@ def _all_open_lost(
     if labels.max() + 1 > MAX_GROUPS or labels.max() == 0:
         return None
     groups = _groups_of(labels, tiles, painted, pixels)
-    kinds = _plain_kinds(groups, texture)
+    kinds = _plain_kinds(groups, texture, (rows, cols))
     if any(kind.raised or kind.texture >= TEXTURE for kind in kinds) or any(g.raised for g in groups):
         return None  # a covered look: not every cell is open
     _glyph_shapes(groups, kinds)

@@ -6,6 +6,8 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
 1. *Faces.* Pixels with no step to their neighbours (on the grey image, or on a lightly smoothed one
    so dithered tiles count as flat) are flat; on a half-size mask their connected components that are
    roughly square are candidate faces. Cheap: one gradient and one labelling of a half-size mask.
+   When no board comes of them, the same runs on the image's detail amplified (:func:`amplified`):
+   cells a few grey levels apart with nothing between them (a flat checkerboard) are faces there.
 2. *Lattices.* Faces of like size one pitch apart in a row or a column are linked; each linked group
    (at the pitch its own links agree on) is a candidate. A least-squares fit of face centre against
    lattice index (one offset per face size, so covered and opened faces may sit differently in their
@@ -49,6 +51,12 @@ FLAT_STEP = 12
 """Largest grey step (0-255) across a pixel's 4-neighbourhood for it to count as flat."""
 SMOOTH_STEP = 3
 """The same on the [1 2 1]-smoothed image: dithered tiles are flat there, 1-px lines are not."""
+FINE_GAIN = 3.0
+"""How much :func:`amplified` magnifies the grey image's detail when no faces stand apart at first:
+two shades 5 levels apart with no line between them are then 15 apart, a step beyond :data:`FLAT_STEP`,
+while a 2-level noise stays flat."""
+FINE_SIGMA = 6.0
+"""The local mean :func:`amplified` takes the detail from (px)."""
 MIN_FACE = 3
 """Smallest face side on the half-size mask (6 px at full size: a 12 px cell with its bevel)."""
 MAX_FACE = 90
@@ -60,6 +68,9 @@ MIN_SEED = 4
 """Linked faces needed before a group (with those on its lattice near it) is grown as a board's seed."""
 MIN_SIDE = 5
 """Fewest rows and columns of a board: a toolbar, a counter or a keypad is no board."""
+MIN_BOARD_PX = MIN_SIDE * 2 * MIN_FACE
+"""Fewest pixels across a board: :data:`MIN_SIDE` cells of the smallest face (an image narrower or lower
+holds none, and is refused before any filter runs on it)."""
 MERGE_CELLS = 3
 """Face groups on one lattice with at most this many cells between them are one board's."""
 LINKED = 3
@@ -160,6 +171,15 @@ def half_flat_mask(gray: np.ndarray) -> np.ndarray:
     small = cv2.pyrDown(gray)[:h2, :w2]
     smooth = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _CROSS) <= SMOOTH_STEP
     return ((share == 255) | ((share == 0) & smooth)).astype(np.uint8)
+
+
+def amplified(gray: np.ndarray) -> np.ndarray:
+    """The grey image's local detail times :data:`FINE_GAIN` around its local mean: cells whose shades
+    are a few levels apart with nothing between them (a flat checkerboard, a flat tile beside its
+    neighbour) are then as far apart as a grid line makes them, while a large-scale gradient is gone."""
+    local = cv2.GaussianBlur(gray, (0, 0), FINE_SIGMA).astype(np.float32)
+    out = 128 + FINE_GAIN * (gray.astype(np.float32) - local)
+    return np.clip(out, 0, 255).round().astype(np.uint8)
 
 
 def find_faces(gray: np.ndarray) -> Boxes:
@@ -1031,7 +1051,8 @@ def _typical_line(board: _Board, axis: int) -> float:
     most :data:`TYPICAL_STRIPS` of them spread over the board."""
     count = (board.ay if axis == 0 else board.ax).count
     picks = np.unique(np.linspace(0, count - 1, min(count, TYPICAL_STRIPS)).round().astype(int))
-    values = np.concatenate([board.cross_boundaries(axis, int(i))[0] for i in picks])
+    parts = [board.cross_boundaries(axis, int(i))[0] for i in picks]  # none on an axis with no cells
+    values = np.concatenate(parts) if parts else np.zeros(0)
     return float(np.median(values)) if len(values) else 0.0
 
 
@@ -1075,8 +1096,13 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
     (:func:`bot.vision.tiles.tile_faces`) lie outside the boards found, they are linked as faces of
     their own, and a board they make joins the board it continues. Beside a board found, only its
     surroundings (:data:`CROP_CELLS` cells) are looked at, at its pitch."""
+    if min(image.shape[:2]) < MIN_BOARD_PX:
+        return []
     gray = grey(image)
     fits = _fits(gray, find_faces(gray))
+    if not fits:  # no faces apart: perhaps cells a few grey levels apart with no line between them
+        fine = amplified(gray)
+        fits = _fits(fine, find_faces(fine))
     if not fits:
         tiles = tile_faces(gray)
     else:  # tiles beside the board, at its lattice (cheap); if any, their own phase, around them
@@ -1204,6 +1230,20 @@ def _union(a: GridFit, b: GridFit) -> GridFit:
 def _overlap(a: Geometry, b: Geometry) -> bool:
     ra, rb = a.region(), b.region()
     return ra.left < rb.right and rb.left < ra.right and ra.top < rb.bottom and rb.top < ra.bottom
+
+
+def refuse_too_small(image: np.ndarray) -> None:
+    """Refuse an image too small to hold a board (a 1x500 strip, an icon), saying so.
+
+    Raises:
+        BoardNotFoundError: when the image is narrower or lower than :data:`MIN_BOARD_PX`.
+    """
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_BOARD_PX:
+        raise BoardNotFoundError(
+            f"no board on the {w}x{h} image: it is too small to hold one (a board has at least "
+            f"{MIN_SIDE}x{MIN_SIDE} cells, at least {MIN_BOARD_PX}x{MIN_BOARD_PX} pixels)"
+        )
 
 
 def find_grid(image: np.ndarray) -> GridFit:

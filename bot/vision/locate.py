@@ -60,6 +60,7 @@ from bot.vision.classify import (
     remember_colours,
     rim_distance,
 )
+from bot.vision.tiles import MIN_PITCH
 from bot.vision.tint import ColourShift, estimate_shift
 
 LOGGER = logging.getLogger(__name__)
@@ -363,7 +364,10 @@ def _cell_edges(
 
 
 def _initial_geometry(blobs: Boxes, kinds: list[FaceKind], skin: Skin) -> Geometry | None:
-    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
+    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit
+    (none when the skin shows no face kind at all: a skin calibrated from a board of one look)."""
+    if not kinds:
+        return None
     rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
     left_edges, top_edges = _cell_edges(blobs, kinds, rough_x / skin.cell_size, rough_y / skin.cell_size)
     if len(left_edges) < MIN_GROUP:
@@ -540,22 +544,30 @@ def _extend(image: np.ndarray, geometry: Geometry, skin: Skin, reference: CellRe
     return geometry
 
 
+def _too_fine(geometry: Geometry) -> bool:
+    """Whether a lattice is finer than any board's (:data:`~bot.vision.tiles.MIN_PITCH`): blobs of text
+    or a dither a pixel or two apart fit one, and a strip one such pitch wide has no pixels to read."""
+    return min(geometry.pitch_x, geometry.pitch_y) < MIN_PITCH
+
+
 def _locate_group(
     image: np.ndarray, group: Boxes, blobs: Boxes, kinds: list[FaceKind], skin: Skin
 ) -> Location | None:
     """Check one lattice group as a board: snap, classify, extend, refit on all blobs and snap, again."""
     geometry = _initial_geometry(group, kinds, skin)
-    if geometry is None:
+    if geometry is None or _too_fine(geometry):
         return None
     costs: Costs = {}
     geometry = _snap(image, geometry, skin, costs)
     reading = classify_cells(image, geometry, skin, colours=None)
-    if _too_uncertain(reading, skin):
+    if _too_fine(geometry) or _too_uncertain(reading, skin):
         return None
     for _ in range(EXTEND_PASSES):
         before = geometry
         extended = _extend(image, geometry, skin, reading)
         geometry = _snap(image, _refit(extended, blobs, kinds, skin), skin, costs)
+        if _too_fine(geometry):
+            return None
         reading = classify_cells(image, geometry, skin, colours=None)
         if extended == before and not _moved(geometry, before):
             break  # nothing grew or moved: the strips were judged as they stand

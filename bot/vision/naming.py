@@ -88,7 +88,7 @@ def _loose_flags(groups: list[Group], named: list[Cell | None], lost: bool) -> l
 
 def _claim_mines(
     groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...]
-) -> tuple[list[int], list[int]]:
+) -> tuple[list[int], list[int], list[int]]:
     """Glyph groups on a revealed tile that are no digit (any shape, any colours) taken as shown mines,
     in place: a revealed cell shows a number or a mine, nothing else; so is a glyph on a ground of its
     own nearer their shape than any digit's, or a lone glyph on a revealed tile nearer the shape of the
@@ -97,7 +97,11 @@ def _claim_mines(
     number equals its shown mines and flags, :func:`bot.vision.digits.shows_every_mine`; flags count
     alike, so a won board's flags taken for mines would pass without the first). Returns the groups
     claimed, and the symmetric glyphs on covered tiles that are then no mine (shown mines share one
-    look, on revealed tiles): a flag or a wrong flag, which the counts tell apart."""
+    look on one ground: a symmetric glyph on a covered tile is none either where several cells show
+    mines on a revealed tile, or on grounds of their own drawn unlike it: a flag drawn as a filled mark;
+    the one that went off, one cell, may be drawn otherwise): a flag or a wrong flag, which the counts
+    tell apart. Last, the symmetric glyphs on covered tiles drawn like the mines several cells show on
+    grounds of their own: a flag drawn like them, or one more of them, which no count tells apart."""
     claimed = []
     for i, (g, s) in enumerate(zip(groups, states, strict=True)):
         on_revealed = not g.raised and g.kind is not None and not covered[g.kind]
@@ -108,10 +112,20 @@ def _claim_mines(
     shown = [g.glyph for g in groups if g.shape == Shape.MINE and g.glyph is not None]
     on_covered = [_on_covered(g, covered) for g in groups]
     unlost = _none_went_off(groups, on_covered, covered)
-    marks = []
+    opened = [  # symmetric glyphs of several cells on no covered tile: the board's shown mines
+        g
+        for g, on in zip(groups, on_covered, strict=True)
+        if g.shape == Shape.MINE and len(g.members) >= 2 and not on
+    ]
+    on_revealed = any(g.base is not None for g in opened)
+    marks, doubtful = [], []
     for i, g in enumerate(groups):
         like = mines if g.base is None else shown if len(g.members) == 1 else []
-        if (mines or unlost) and g.shape == Shape.MINE and on_covered[i]:
+        alike = [o for o in opened if _drawn_alike(g, o)]
+        unlike_shown = on_revealed or (bool(opened) and not alike)
+        if g.shape == Shape.MINE and on_covered[i] and alike and not (mines or unlost or unlike_shown):
+            doubtful.append(i)
+        if (mines or unlost or unlike_shown) and g.shape == Shape.MINE and on_covered[i]:
             states[i] = Cell.FLAG  # for now: a flag counts as maybe a mine until the counts settle it
             marks.append(i)
         elif (
@@ -123,7 +137,7 @@ def _claim_mines(
         ):
             states[i] = Cell.MINE  # the board's own mine glyph: the one that went off
             claimed.append(i)
-    return claimed, marks
+    return claimed, marks, doubtful
 
 
 def _none_went_off(groups: list[Group], on_covered: list[bool], covered: tuple[bool, ...]) -> bool:
@@ -150,8 +164,9 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tu
         backgrounds.setdefault(key, []).append(i)
     total = sum(len(groups[i].members) for i in mines)
     lone = [ids for ids in backgrounds.values() if sum(len(groups[i].members) for i in ids) == 1]
-    if total == 1:
-        states[mines[0]] = Cell.EXPLODED
+    if total == 1:  # one shown mine: the one that went off, unless it sits on a covered tile as it was
+        if _apart(groups, mines[0], mines, covered):  # (a flag drawn like a mine: the counts tell)
+            states[mines[0]] = Cell.EXPLODED
         return
     own = {}
     for i in mines:
@@ -166,6 +181,38 @@ def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tu
         states[singles[0][0]] = Cell.EXPLODED
     elif len(lone) == 1 and len(backgrounds) >= 2 and _apart(groups, lone[0][0], mines, covered):
         states[lone[0][0]] = Cell.EXPLODED
+
+
+def _every_mine_shown(
+    groups: list[Group], held: list[tuple[tuple[bool, ...], list[Cell]]], rows: int, cols: int
+) -> list[tuple[tuple[bool, ...], list[Cell]]]:
+    """Of a lost board's readings that differ only in which flags are wrong, those that show its every
+    mine (:func:`bot.vision.digits.shows_every_mine`: each number the shown mines and flags around it),
+    when any does: a client that shows its mines when the game is lost shows them all, so a flag its
+    numbers do not count is a wrong one. All of them when none does (a client that shows only the mine
+    that went off: the counts alone tell, or the board is refused)."""
+    if len(held) < 2:
+        return held
+    shown = [f for f in held if shows_every_mine(_board_of(groups, list(f[1]), rows, cols))]
+    return shown or held
+
+
+def _unopened_mine(
+    groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...], covered_shown: bool
+) -> int | None:
+    """A group read as a shown mine that sits on no revealed kind's tile (on a covered one, or on a ground
+    of its own), on a board where no mine went off: a lost board shows the one that went off, so such a
+    glyph is as well a flag drawn as a filled mark (a won board's every mine, flagged), which no count
+    tells from a mine. With no plain covered cell shown (``covered_shown`` False), no tile is known to
+    be unlike a covered one: any shown mine is such a group. None when there is none."""
+    return next(
+        (
+            i
+            for i, (g, s) in enumerate(zip(groups, states, strict=True))
+            if s == Cell.MINE and (g.base is None or _on_covered(g, covered) or not covered_shown)
+        ),
+        None,
+    )
 
 
 def _odd_mine(groups: list[Group], states: list[Cell | None], board: np.ndarray) -> int | None:
@@ -225,11 +272,15 @@ def logic_problem(cells: np.ndarray) -> tuple[int, str] | None:
 def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) of a reading no game shows, and why: every cell 0 (a board with no
     mine: a misread, whatever read it), every cell a flag or a mine (a board with no cell free of one:
-    the covered tile itself taken for a glyph) or a count no position allows (:func:`logic_problem`)."""
+    the covered tile itself taken for a glyph), a wrong flag where no mine shows (a lost game shows its
+    mines) or a count no position allows (:func:`logic_problem`)."""
     if (cells == Cell.ZERO).all():
         return 0, "reads 0 like every other cell, a board with no mine"
     if np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG, Cell.MINE, Cell.EXPLODED)).all():
         return 0, "reads a flag or a mine like every other cell, a board with no cell free of one"
+    wrong = np.flatnonzero(cells.ravel() == Cell.WRONG_FLAG)
+    if len(wrong) and not np.isin(cells, (Cell.MINE, Cell.EXPLODED)).any():
+        return int(wrong[0]), "reads a wrong flag on a board that shows no mine (only a lost game shows one)"
     return logic_problem(cells)
 
 
@@ -419,13 +470,14 @@ def name_groups(
 ) -> list[Cell]:
     """A state for every group, or :class:`RecognitionError` naming a cell when structure and logic
     leave any doubt."""
-    kinds = _attach(groups, texture)
+    kinds = _attach(groups, texture, (rows, cols))
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
     loose_fits: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the same, unclear digits named (read_as)
     loose_open: list[np.ndarray] = []
     every_open = True  # failed try left some open (else the true reading may be none of them)
+    doubts: list[tuple[tuple[bool, ...], _Problem]] = []  # readings that hold as another does (doubt)
     options = sorted(_cover_options(kinds) if kinds else [()], key=any)  # the problem told is a board's
     # with a covered kind when one was tried: a reading with none is only the fallback
     if not options:
@@ -454,9 +506,9 @@ def name_groups(
                 for i, g in enumerate(groups)
             ]
             shown = list(named)  # with the glyphs a lost board shows as mines named so
-            claimed, marks = _claim_mines(groups, shown, covered)
+            claimed, marks, doubtful = _claim_mines(groups, shown, covered)
             lost = bool(claimed) or any(s in (Cell.MINE, Cell.EXPLODED) for s in shown)
-            loose = _loose_flags(groups, named, lost)
+            loose = _loose_flags(groups, shown, lost)  # the symmetric glyphs taken as flags too
             if loose:
                 problem = _Problem(
                     list(groups[loose[0]].members),
@@ -466,8 +518,11 @@ def name_groups(
                 every_open = False
                 continue
             named = shown
+            drawn_flags = []  # a lost board: any flag may be a wrong one drawn as the client's flag is
             if lost:
-                marks += [i for i in flagged if i not in marks]  # a lost board: flag or wrong flag
+                marks += [i for i in flagged if i not in marks]
+                drawn_flags = [i for i, s in enumerate(named) if s is Cell.FLAG and i not in marks]
+                marks += drawn_flags
             if len(marks) > MAX_MARKS:
                 problem = _Problem(
                     list(groups[marks[0]].members),
@@ -475,17 +530,32 @@ def name_groups(
                 )
                 every_open = False
                 continue
-            for combo in itertools.product((Cell.FLAG, Cell.WRONG_FLAG), repeat=len(marks)):
+            held: list[tuple[tuple[bool, ...], list[Cell]]] = []  # the combos that fit, this option
+            ways = [  # a drawn flag is tried as a flag last: the problem told is that reading's
+                (Cell.WRONG_FLAG, Cell.FLAG) if i in drawn_flags else (Cell.FLAG, Cell.WRONG_FLAG)
+                for i in marks
+            ]
+            for combo in itertools.product(*ways):
                 states = list(named)
                 for i, state in zip(marks, combo, strict=True):
                     states[i] = state
                 found = _whole_reading(groups, states, rows, cols, claimed, covered, last, unclear)
+                if found is None and doubtful:
+                    found = _Problem(
+                        list(groups[doubtful[0]].members),
+                        "cannot be named: a glyph drawn like the shown mines but on a covered tile, where "
+                        "they sit on grounds of their own: a flag drawn so fits as well",
+                        doubt=True,
+                    )
+                if found is not None and found.doubt and not unclear:
+                    doubts.append((covered, found))
                 if found is not None:
                     problem = found
                     every_open = every_open and found.readings is not None
                     into_open.extend(found.readings or ())
                     continue
-                into_fits.append((covered, [s for s in states if s is not None]))
+                held.append((covered, [s for s in states if s is not None]))
+            into_fits.extend(_every_mine_shown(groups, held, rows, cols) if lost else held)
         return problem
 
     problem = read_as([])
@@ -502,6 +572,10 @@ def name_groups(
         if len(grounds) <= MAX_MARKS:
             for ground in grounds:
                 read_as(ground)
+    kept = _one_covered_look(fits + [(covered, []) for covered, _ in doubts], kinds)
+    doubted = [next(p for c, p in doubts if c == covered) for covered, named in kept if not named]
+    if doubted:  # a reading the board's look allows holds as another does: neither is sure
+        raise _refuse(doubted[0].cells, cols, doubted[0].why)
     fits = _one_covered_look(fits, kinds)
     if len(fits) == 1:
         return fits[0][1]
@@ -595,6 +669,9 @@ class _Problem(NamedTuple):
     why: str
     readings: list | None = None
     """States per group (from :func:`_name_digits`), then boards (from :func:`_whole_reading`)."""
+    doubt: bool = False
+    """The reading holds, but another one as well that no count tells from it (a flag drawn like a
+    mine): the board is refused whatever else fits."""
 
 
 def _board_of(groups: list[Group], states: list[Cell | None], rows: int, cols: int) -> np.ndarray:
@@ -637,5 +714,17 @@ def _possible(
         return _Problem(
             [unsatisfiable[0] * cols + unsatisfiable[1]],
             "is part of numbers no arrangement of mines satisfies",
+        )
+    unopened = (  # last: only a reading that holds otherwise is in doubt
+        _unopened_mine(groups, states, covered, (board == Cell.COVERED).any())
+        if not (board == Cell.EXPLODED).any()
+        else None
+    )
+    if unopened is not None:
+        return _Problem(
+            list(groups[unopened].members),
+            "cannot be named: a glyph drawn like a mine on no revealed tile, on a board that shows no mine "
+            "went off: a flag drawn so fits as well",
+            doubt=True,
         )
     return None

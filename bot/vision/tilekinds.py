@@ -16,6 +16,7 @@ from bot.board import Cell
 from bot.vision.cutting import (
     CORE,
     INSET,
+    SAME_MEAN,
     Group,
     Shape,
     _channel_sum,
@@ -36,6 +37,7 @@ from bot.vision.describe import (
     bevel,
     channel_balance,
     dominant_colour,
+    edge_lines,
     frame_bands,
     frame_difference,
     frame_differences,
@@ -95,9 +97,23 @@ class Kind:
     """Its first (largest) group: how its tiles are drawn (framing, shading, fill)."""
 
 
-def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
+def _touch(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether a cell of ``a`` (flat indices on a board of ``shape``) is next to (or is) a cell of ``b``."""
+    grid = np.zeros((shape[0] + 2, shape[1] + 2), bool)
+    rows, cols = np.divmod(a, shape[1])
+    for dy, dx in itertools.product((0, 1, 2), repeat=2):
+        grid[rows + dy, cols + dx] = True
+    rows, cols = np.divmod(b, shape[1])
+    return bool(grid[rows + 1, cols + 1].any())
+
+
+def _kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None) -> list[Kind]:
     """Plain groups joined into kinds by mean colour and framing (each group's ``kind`` set): a covered
-    tile and a revealed one may be close in colour, but their frames (bevel, grid line) differ."""
+    tile and a revealed one may be close in colour, but their frames (bevel, grid line) differ. With the
+    board's ``shape``, a group of another colour (more than :data:`SAME_MEAN` apart) joins a kind only
+    where some of its cells touch the kind's: covered tiles drawn in two shades lie side by side, while a
+    revealed 0 never touches a covered cell, so plain looks a few levels apart that never meet are left
+    for the board's logic to tell (islands of 0s opened apart are of one colour)."""
     kinds: list[Kind] = []
     plain = sorted(
         (i for i, g in enumerate(groups) if g.shape == Shape.PLAIN), key=lambda i: -len(groups[i].members)
@@ -117,7 +133,16 @@ def _kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
             if near
             else []
         )
-        fits = {k: v for k, v in zip(near, framing, strict=True) if v <= KIND_FRAME}
+        fits = {
+            k: v
+            for k, v in zip(near, framing, strict=True)
+            if v <= KIND_FRAME
+            and (
+                shape is None
+                or float(np.abs(kinds[k].colour - colour).max()) <= SAME_MEAN
+                or _touch(np.concatenate([groups[j].members for j in kinds[k].groups]), g.members, shape)
+            )
+        }
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
             k = min(fits, key=fits.__getitem__)
             kinds[k].groups.append(i)
@@ -283,22 +308,26 @@ def drawn_like_mines(groups: list[Group]) -> None:
             g.shape, g.digit_too, g.why = Shape.MINE, True, "a glyph drawn like the mines shown"
 
 
-def _attach(groups: list[Group], texture: np.ndarray) -> list[Kind]:
-    """Plain/glyph split, kinds, and each glyph group's base and shape."""
-    kinds = _plain_kinds(groups, texture)
+def _attach(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None) -> list[Kind]:
+    """Plain/glyph split, kinds (on a board of ``shape``: :func:`_kinds`), and each glyph group's base
+    and shape."""
+    kinds = _plain_kinds(groups, texture, shape)
     _glyph_shapes(groups, kinds)
     return kinds
 
 
-def _plain_kinds(groups: list[Group], texture: np.ndarray) -> list[Kind]:
-    """Each group raised or not, plain or a glyph (named by :func:`_glyph_shapes`); the plain kinds."""
+def _plain_kinds(
+    groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None
+) -> list[Kind]:
+    """Each group raised or not, plain or a glyph (named by :func:`_glyph_shapes`); the plain kinds (on a
+    board of ``shape``: :func:`_kinds`)."""
     for g in groups:
-        g.raised = bevel(g.tile, _fill(g)) >= RAISED_BEVEL
+        g.raised = max(bevel(g.tile, _fill(g)), edge_lines(g.tile, _fill(g))) >= RAISED_BEVEL
         coef, residual = _ramp(g.tile[CORE:-CORE, CORE:-CORE])
         g.slope = _slope(coef)
         if _residual(residual) > PLAIN_RESIDUAL:
             g.shape = Shape.MARK  # a glyph: named below
-    return _kinds(groups, texture)
+    return _kinds(groups, texture, shape)
 
 
 def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
@@ -328,8 +357,11 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
                 kinds[g.kind].digit_looks += 1
             elif g.shape == Shape.MARK:
                 kinds[g.kind].marks += len(g.members)
+    one_glyph = [
+        _one_glyph([g for g in groups if g.shape != Shape.PLAIN and g.kind == k]) for k in range(len(kinds))
+    ]
     for g in groups:
-        g.alone = g.shape != Shape.PLAIN and g.kind is not None and kinds[g.kind].glyph_looks == 1
+        g.alone = g.shape != Shape.PLAIN and g.kind is not None and one_glyph[g.kind]
         revealed = _shown_digit(g, groups, kinds) if g.alone else None
         if revealed is not None:  # a digit sits on a revealed tile, whichever kind its tile frames nearer
             _move(g, kinds[g.kind], kinds[revealed])  # type: ignore[index]
@@ -339,6 +371,16 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
         if g.shape != Shape.PLAIN and g.base is not None and g.kind is not None:
             kind = kinds[g.kind]
             g.dithered = kind.texture >= TEXTURE and not kind.digits and g.frame <= FLAG_FRAME
+
+
+def _one_glyph(on_kind: list[Group]) -> bool:
+    """Whether the glyph groups on one kind draw one glyph: a single look, or renderings of one (each
+    drawn like the largest, :func:`_drawn_alike`: a flag cut at other sub-pixel places on a fractional
+    pitch)."""
+    if not on_kind:
+        return False
+    first = max(on_kind, key=lambda g: len(g.members))
+    return all(g is first or _drawn_alike(g, first) for g in on_kind)
 
 
 def _shown_digit(g: Group, groups: list[Group], kinds: list[Kind]) -> int | None:
