@@ -31,6 +31,7 @@ from bot.board import Board, Cell, Coord
 from bot.errors import MinebotError
 from bot.game import GameStatus
 from bot.geometry import Geometry, Region
+from bot.hershey import put_text
 from bot.skin import FACE_NAMES, STATE_NAMES, TEMPLATES_DIR, Skin, find_skin
 
 LOGGER = logging.getLogger(__name__)
@@ -481,7 +482,7 @@ def pixel_canvas(image: np.ndarray) -> _Canvas:
 def _text(
     image: np.ndarray, text: str, x: int, y: int, size: float, color: Color, bold: bool = False
 ) -> None:
-    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, color, 2 if bold else 1, cv2.LINE_AA)
+    put_text(image, text, (x, y), "simplex", size, color, 2 if bold else 1, cv2.LINE_AA)
 
 
 def draw_window_frame(canvas: _Canvas, x: int, y: int, w: int, h: int, title: str, scale: float) -> int:

@@ -5,6 +5,9 @@ nowhere else: ``flat`` (light, thin grid lines), ``dark`` (night theme: dark gre
 ``gradient`` (Windows 7-like blue tiles with gaps). :func:`real_look` assembles looks from the real
 cell crops in ``../shared/realdata`` (read at test time, never committed). :func:`screenshot` puts a
 board in a window with a header, scales it (fractional pitches included) and can JPEG-compress it.
+
+The looks' digits and the header's text are OpenCV 5.0's drawing of them (``data/opencv5``), laid on the
+tiles here: the tests were made on those, and ``cv2.putText`` draws other shapes in other releases.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -23,6 +27,22 @@ from bot.looks.states import mid_game  # noqa: F401  (re-exported: tests draw it
 from bot.render import DIGIT_COLORS
 
 REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
+OPENCV5 = Path(__file__).resolve().parent / "data" / "opencv5"
+
+DRAWN_SIZES = (
+    (15, True),
+    (18, False),
+    (20, False),
+    (22, False),
+    (24, False),
+    (26, False),
+    (27, False),
+    (32, False),
+    (35, False),
+)
+"""The (tile size, bold) whose digits ``data/opencv5/style_digits.png`` holds, a row each, top row first: each
+row holds 1-8, 35 px apart, as the ink (0-255) OpenCV 5.0.0.93's ``putText`` drew in its FONT_HERSHEY_DUPLEX
+into a tile of that size (placed as :func:`_digit` and :func:`_bold_digit` say)."""
 
 NIGHT_DIGITS = {
     1: (255, 180, 120),
@@ -50,23 +70,37 @@ TINTS = {
 """Per-digit cell backgrounds (a "tiles" theme): every digit drawn in one dark ink on its own colour."""
 
 
-def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
+def _lay(region: np.ndarray, ink: np.ndarray, colour: tuple[int, ...]) -> None:
+    """Paint ``colour`` over ``region`` (in place) as much as ``ink`` (0-255) says, as OpenCV 5.0 blends."""
+    base = region.astype(np.int32)
+    alpha = ink.astype(np.int32)[..., None]
+    region[:] = np.round(base + (np.array(colour)[None, None] - base) * alpha / 255)
+
+
+def _drawn_digit(tile: np.ndarray, n: int, colour: tuple[int, int, int], bold: bool) -> None:
     s = tile.shape[0]
-    scale = s / 34
-    thick = max(1, round(s / 9))
-    (w, h), _ = cv2.getTextSize(str(n), cv2.FONT_HERSHEY_DUPLEX, scale, thick)
-    cv2.putText(
-        tile, str(n), ((s - w) // 2, (s + h) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, colour, thick, cv2.LINE_AA
-    )
+    if (s, bold) not in DRAWN_SIZES:
+        raise KeyError(
+            f"no drawn digits for {s} px tiles (bold={bold}): add them to {OPENCV5 / 'style_digits.png'}"
+        )
+    top = sum(size for size, _ in DRAWN_SIZES[: DRAWN_SIZES.index((s, bold))])
+    _lay(tile, _opencv5("style_digits.png")[top : top + s, (n - 1) * 35 : (n - 1) * 35 + s], colour)
+
+
+def _digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
+    """A digit about half its cell's height in middling strokes."""
+    _drawn_digit(tile, n, colour, bold=False)
 
 
 def _bold_digit(tile: np.ndarray, n: int, colour: tuple[int, int, int]) -> None:
     """A digit filling most of its cell in heavy strokes (as small clients draw them)."""
-    s = tile.shape[0]
-    thick = max(2, round(s / 7))
-    (w, h), _ = cv2.getTextSize(str(n), cv2.FONT_HERSHEY_DUPLEX, s / 26, thick)
-    org = ((s - w) // 2 + 1, (s + h) // 2)
-    cv2.putText(tile, str(n), org, cv2.FONT_HERSHEY_DUPLEX, s / 26, colour, thick, cv2.LINE_AA)
+    _drawn_digit(tile, n, colour, bold=True)
+
+
+@lru_cache(maxsize=4)
+def _opencv5(name: str, flags: int = cv2.IMREAD_GRAYSCALE) -> np.ndarray:
+    """A picture of ``data/opencv5``, read once."""
+    return cv2.imread(str(OPENCV5 / name), flags)
 
 
 def _mine(tile: np.ndarray, body: tuple[int, int, int] = (0, 0, 0)) -> None:
@@ -409,9 +443,9 @@ def screenshot(
     h, w = bh + header + 2 * pad, bw + 2 * pad
     img = np.full((h, w, 3), look.window, np.uint8)
     cv2.rectangle(img, (0, 0), (w - 1, 15), (120, 60, 20), -1)
-    cv2.putText(img, "Mines", (4, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    img[0:16, 0:60] = _opencv5("title_mines.png", cv2.IMREAD_COLOR)  # "Mines" on the bar, as OpenCV 5.0 drew
     cv2.rectangle(img, (pad, 20), (pad + 38, 42), (0, 0, 0), -1)
-    cv2.putText(img, "010", (pad + 2, 39), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 255), 2)
+    _lay(img[20:43, pad : pad + 39], _opencv5("counter_010.png"), (0, 0, 255))  # its "010" in red
     cv2.circle(img, (w // 2, 31), 11, (0, 220, 255), -1)
     cv2.circle(img, (w // 2, 31), 11, (0, 0, 0), 1)
     top = header + pad

@@ -15,6 +15,7 @@ from bot.vision import read_screen
 from bot.vision.counter import draw_digit, find_displays, mine_counter, read_mine_counter
 
 REAL = Path(__file__).resolve().parent / "data" / "real"
+OPENCV5 = REAL.parent / "opencv5"
 LCD_CAPTURES = sorted(p for client in ("winemine", "xdemineur") for p in (REAL / client).glob("*.png"))
 
 
@@ -152,18 +153,19 @@ def _glyph(mask: np.ndarray) -> np.ndarray:
 
 def test_text_digits_of_other_fonts_are_read_or_refused_never_misread():
     """The glyph rules were made on xbomb's font: on other fonts they may refuse a digit, never misread
-    it (Hershey fonts at 0.8 and 1.2, Pillow's default font at 18-32 px)."""
+    it (OpenCV 5.0's fonts at 0.8 and 1.2, kept as a picture, Pillow's default font at 18-32 px)."""
     from PIL import Image, ImageDraw, ImageFont
 
     from bot.vision.counter import read_glyph
 
     shapes = []
-    for font in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX):
-        for scale in (0.8, 1.2):
-            for digit in "0123456789":
-                image = np.zeros((60, 60), np.uint8)
-                cv2.putText(image, digit, (5, 45), font, scale, 255, 2)
-                shapes.append((digit, _glyph(image > 127)))
+    # 0-9 a row, 60 px cells, as OpenCV 5.0.0.93's putText drew them (at (5, 45), thickness 2) in its
+    # FONT_HERSHEY_SIMPLEX, _DUPLEX and _COMPLEX, each at scale 0.8 then 1.2
+    drawn = cv2.imread(str(OPENCV5 / "counter_digits.png"), cv2.IMREAD_GRAYSCALE)
+    for row in range(6):
+        for col, digit in enumerate("0123456789"):
+            image = drawn[row * 60 : (row + 1) * 60, col * 60 : (col + 1) * 60]
+            shapes.append((digit, _glyph(image > 127)))
     for size in (18, 24, 32):
         font = ImageFont.load_default(size=size)
         for digit in "0123456789":

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["bot.board", "bot.game", "bot.geometry", "harness.colour"]
+MODULES = ["bot.board", "bot.game", "bot.geometry", "bot.hershey", "harness.colour"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -68,6 +68,27 @@ def test_every_third_party_import_is_declared(folder):
         assert names & declared, f"{path.relative_to(REPO)} imports {module!r} ({names}): not in pyproject"
 
 
+def test_ci_pins_every_dependency_at_its_lowest_allowed_version():
+    """``.ci/lowest.txt`` (the constraints of CI's second run) holds every dependency of ``pyproject.toml``,
+    runtime and test, each at a release of its lower bound."""
+    project = _pyproject()["project"]
+    extras = project["optional-dependencies"].values()
+    requirements = project["dependencies"] + [requirement for extra in extras for requirement in extra]
+    bounds = {}
+    for requirement in requirements:
+        bound = re.search(r">=\s*([0-9][0-9.]*)", requirement)
+        assert bound, f"{requirement}: no lower bound for CI to test"
+        bounds[_distribution(requirement)] = bound.group(1)
+    pins = {}
+    for line in (REPO / ".ci" / "lowest.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[_distribution(name)] = version.strip()
+    assert set(pins) == set(bounds)
+    for name, bound in bounds.items():
+        assert pins[name] == bound or pins[name].startswith(bound + "."), (name, bound, pins[name])
+
+
 def test_each_command_in_the_table_is_its_module():
     modules = {p.stem for p in (REPO / "bot" / "commands").glob("*.py")} - {"__init__"}
     assert {c.module for c in COMMANDS} == modules
@@ -157,6 +178,8 @@ def test_the_wheel_in_a_fresh_venv_reads_a_real_winemine_expert_screenshot(tmp_p
             assert path.relative_to(REPO).as_posix() in shipped
     for path in (REPO / "templates").glob("*/*"):
         assert "bot/" + path.relative_to(REPO).as_posix() in shipped
+    for path in (REPO / "bot" / "fonts").iterdir():  # the reference digits and stroke fonts
+        assert path.relative_to(REPO).as_posix() in shipped
     assert not any(name.startswith(("harness/", "tests/", "benchmarks/", "templates/")) for name in shipped)
     _run([sys.executable, "-m", "venv", str(tmp_path / "venv")])
     bin_dir = tmp_path / "venv" / ("Scripts" if sys.platform == "win32" else "bin")

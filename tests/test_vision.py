@@ -18,6 +18,7 @@ from bot.board import Board, Cell
 from bot.errors import BoardNotFoundError, RecognitionError, SkinError
 from bot.game import GameStatus
 from bot.geometry import Geometry
+from bot.hershey import put_text
 from bot.render import jpeg_roundtrip, render_board, render_screen
 from bot.skin import STATE_NAMES, find_skin
 from bot.vision import (
@@ -166,7 +167,7 @@ def test_no_board_raises_board_not_found(classic):
     image, _ = render_screen(Board.new(9, 9), classic, 1.0, seed=1)
     desktop = image.copy()
     desktop[:] = (40, 120, 20)
-    cv2.putText(desktop, "no minesweeper here", (100, 100), cv2.FONT_HERSHEY_SIMPLEX, 1, (255, 255, 255), 2)
+    put_text(desktop, "no minesweeper here", (100, 100), "simplex", 1, (255, 255, 255), 2)
     with pytest.raises(BoardNotFoundError, match="no 'classic' board found on the 1920x1080"):
         locate_board(desktop, classic)
     with pytest.raises(BoardNotFoundError, match="no board found with any known skin"):

@@ -11,6 +11,7 @@ from styles import LOOKS, mid_game, screenshot
 
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
+from bot.hershey import put_text
 from bot.render import render_screen
 from bot.vision.grid import MIN_SIDE, GridFit, continues, cut_sides, find_grid, find_grids
 from harness.colour import night_light
@@ -124,7 +125,7 @@ def test_lcd_counter_alone_is_no_board():
     image = np.full((200, 300, 3), 192, np.uint8)
     image[50:100, 40:120] = 0
     for i, text in enumerate("099"):
-        cv2.putText(image, text, (44 + i * 25, 92), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (0, 0, 255), 4)
+        put_text(image, text, (44 + i * 25, 92), "simplex", 1.4, (0, 0, 255), 4)
     with pytest.raises(BoardNotFoundError):
         find_grid(image)
 

@@ -137,10 +137,11 @@ def test_a_six_pointed_star_is_a_mine_and_digits_are_not():
         points = centre + outer * np.stack([np.cos(angles), -np.sin(angles)], axis=1)
         cv2.fillPoly(star, [np.round(points).astype(np.int32)], 255)
     assert is_mine(star.astype(np.float32) / 255, MINE_SQUARE)  # as square as a mine near a digit must be
-    for digit in "12345678":
-        glyph = np.zeros((24, 24), np.uint8)
-        cv2.putText(glyph, digit, (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.75, 255, 3)
-        assert not is_mine(glyph.astype(np.float32) / 255), digit
+    # 1-8 in 24 px cells, as OpenCV 5.0.0.93's putText drew them (FONT_HERSHEY_SIMPLEX, 0.75, thickness 3)
+    digits = cv2.imread(str(DATA.parent / "opencv5" / "star_test_digits.png"), cv2.IMREAD_GRAYSCALE)
+    for n in range(1, 9):
+        glyph = digits[:, (n - 1) * 24 : n * 24]
+        assert not is_mine(glyph.astype(np.float32) / 255), n
 
 
 def test_a_board_cut_one_column_short_is_refused_at_that_edge():

@@ -16,6 +16,7 @@ import pytest
 
 from bot.board import Board
 from bot.geometry import Geometry
+from bot.hershey import put_text
 from bot.vision.digits import shape_choices
 from bot.vision.glyphs import cut_mask, digit_distances, glyph_shape, reference_mask
 from bot.vision.overdraw import repair
@@ -403,7 +404,7 @@ def _open_lost(pitch: int = 24, seed: int = 3) -> tuple[np.ndarray, Geometry, np
         elif v > 0:
             big = np.full((2 * pitch, pitch, 3), 255, np.uint8)
             ink = DIGIT_INKS[min(int(v), len(DIGIT_INKS)) - 1]
-            cv2.putText(big, str(int(v)), (2, int(pitch * 1.25)), cv2.FONT_HERSHEY_DUPLEX, pitch / 26, ink, 2)
+            put_text(big, str(int(v)), (2, int(pitch * 1.25)), "duplex", pitch / 26, ink, 2)
             cell[:] = big[:k, :k]
     for n in range(cols + 1):
         image[4 : 4 + rows * pitch + line, 4 + n * pitch : 4 + n * pitch + line] = BLACK

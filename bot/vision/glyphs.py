@@ -2,9 +2,10 @@
 
 A glyph is given as an ink mask (how strongly each pixel differs from the cell's own background).
 It is cut to its bounding box, resized to a fixed box and blurred, and compared with reference
-shapes generated here in code: each digit drawn with every OpenCV Hershey font at several stroke
-weights, plus hand-drawn pixel fonts (a 5x7 dot-matrix font, the bold classic Minesweeper digits and
-seven-segment digits, thin and thick). The box's aspect ratio (a 1 is narrow) counts as well.
+shapes from minebot's own data, which no library release changes: the digits OpenCV 5.0 drew for its
+font names at several weights and an outline font, both kept as pictures (``bot/fonts``), and hand-drawn
+pixel fonts (a 5x7 dot-matrix font, the bold classic Minesweeper digits and seven-segment digits, thin and
+thick). The box's aspect ratio (a 1 is narrow) counts as well.
 Colour is never used. A second, weight-matched comparison (``bold=True``) redraws every font with round
 pens from thin to bold and counts a stroke weight unlike the glyph's against: a bold glyph is about
 as far from every thin reference, so only references as bold as it still tell a 4's notch from a
@@ -20,10 +21,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+
+from bot.errors import MinebotError
 
 SHAPE_SIZE = (20, 14)
 """Height and width of the box every glyph is resized to before shapes are compared."""
@@ -71,16 +74,41 @@ CUT_COST = 0.03
 """Added to the distance of a reference cut off by the cell's edge: a glyph that a whole digit explains
 is likelier than one explained by a clipped one (one margin of :mod:`bot.vision.digits`)."""
 
-OUTLINE_SIZE = 60
-"""Pixel size the outline font's digits are drawn at."""
+FONTS_DIR = Path(__file__).parent.parent / "fonts"
+"""Where the pictures of reference digits are (``bot/fonts``): digits 1-8 white on black, one a column."""
+
+SANS_FILE = FONTS_DIR / "opencv5_digits.png"
+"""The digits OpenCV 5.0 (5.0.0.93) drew for its ``FONT_HERSHEY_*`` names with ``putText`` (2.0 scale,
+anti-aliased), in its own sans-serif font, not Hershey's strokes: a row of ``SANS_CELL`` cells for each of
+``SANS_LOOKS``. Kept as a picture: the reader was made and measured with these, and OpenCV 5.1 draws
+other shapes under the same names (OpenCV 4 drew Hershey's strokes, :mod:`bot.hershey`)."""
+
+SANS_CELL = (120, 100)
+"""Height and width (pixels) of one digit's cell in ``SANS_FILE``."""
+
+SANS_LOOKS = ("light", "regular", "small light", "small", "bold")
+"""The looks in ``SANS_FILE``, top row first."""
+
+OUTLINE_FILE = FONTS_DIR / "outline_digits.png"
+"""The outline font's digits: Aileron (public domain, the scalable font Pillow ships) drawn 60 px tall by
+Pillow 13, a row of ``OUTLINE_CELL`` cells for each of ``OUTLINE_WEIGHTS``. Kept as a picture so that no
+Pillow or FreeType release redraws them."""
+
+OUTLINE_WEIGHTS = (0, 2, 4)
+"""The outline font's stroke weights: pixels its digits were thickened by (0 for its own weight)."""
+
+OUTLINE_CELL = (120, 120)
+"""Height and width (pixels) of one outline digit's cell in ``OUTLINE_FILE``."""
 
 HERSHEY = {
-    "hershey_simplex": cv2.FONT_HERSHEY_SIMPLEX,
-    "hershey_plain": cv2.FONT_HERSHEY_PLAIN,
-    "hershey_duplex": cv2.FONT_HERSHEY_DUPLEX,
-    "hershey_complex": cv2.FONT_HERSHEY_COMPLEX,
-    "hershey_triplex": cv2.FONT_HERSHEY_TRIPLEX,
+    "hershey_simplex": ("light", "regular"),
+    "hershey_plain": ("small light", "small"),
+    "hershey_duplex": ("regular", "bold"),
+    "hershey_complex": ("light", "bold"),
+    "hershey_triplex": ("regular", "bold"),
 }
+"""The references named after the OpenCV fonts they were drawn as: the look (``SANS_LOOKS``) OpenCV 5.0
+drew at thickness 0-1 and the one at 2 or more (it drew every thickness from 2 up alike)."""
 
 PIXEL_FONTS: dict[str, dict[int, tuple[str, ...]]] = {
     "dots5x7": {
@@ -172,39 +200,45 @@ def _draw_segments(n: int, thick: int, one_right: bool = True) -> np.ndarray:
     return canvas
 
 
-def _draw_hershey(n: int, font: int, thick: int) -> np.ndarray:
-    canvas = np.zeros((120, 100), np.uint8)
-    cv2.putText(canvas, str(n), (20, 90), font, 2.0, 255, thick, cv2.LINE_AA)
-    return canvas
+@cache
+def _digit_pictures(path: Path, rows: int, cell: tuple[int, int]) -> np.ndarray:
+    """The reference digits at ``path``, ``rows`` rows of 8 ``cell`` cells, read once (read-only)."""
+    pictures = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    if pictures is None or pictures.shape != (rows * cell[0], 8 * cell[1]):
+        raise MinebotError(f"{path}: the reference digits are missing or damaged (reinstall minebot)")
+    pictures.flags.writeable = False
+    return pictures
 
 
-@lru_cache(maxsize=1)
-def _outline_font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own scalable font (Aileron, shipped inside Pillow, so the same on every machine)."""
-    return ImageFont.load_default(OUTLINE_SIZE)
+def _digit_picture(path: Path, rows: int, cell: tuple[int, int], row: int, n: int) -> np.ndarray:
+    """Digit ``n`` (1-8) of row ``row`` of the pictures at ``path`` (a copy)."""
+    if not 1 <= n <= 8:
+        raise KeyError(f"no reference digit {n}: the references are digits 1-8")
+    top, left = row * cell[0], (n - 1) * cell[1]
+    return _digit_pictures(path, rows, cell)[top : top + cell[0], left : left + cell[1]].copy()
+
+
+def _draw_hershey(n: int, font: str, thick: int) -> np.ndarray:
+    """Digit ``n`` as OpenCV 5.0 drew it in ``font`` at thickness ``thick`` (``HERSHEY``)."""
+    look = HERSHEY[font][0 if thick <= 1 else 1]
+    return _digit_picture(SANS_FILE, len(SANS_LOOKS), SANS_CELL, SANS_LOOKS.index(look), n)
 
 
 def _draw_outline(n: int, stroke: int) -> np.ndarray:
-    """Digit ``n`` in Pillow's outline font, thickened by ``stroke`` pixels (0 for its own weight)."""
-    canvas = Image.new("L", (2 * OUTLINE_SIZE, 2 * OUTLINE_SIZE))
-    ImageDraw.Draw(canvas).text(
-        (OUTLINE_SIZE // 2, OUTLINE_SIZE // 4),
-        str(n),
-        font=_outline_font(),
-        fill=255,
-        stroke_width=stroke,
-        stroke_fill=255,
-    )
-    return np.array(canvas)
+    """Digit ``n`` in the outline font, thickened by ``stroke`` pixels (one of ``OUTLINE_WEIGHTS``)."""
+    if stroke not in OUTLINE_WEIGHTS:
+        raise KeyError(f"no outline digit at weight {stroke}: the weights are {OUTLINE_WEIGHTS}")
+    row = OUTLINE_WEIGHTS.index(stroke)
+    return _digit_picture(OUTLINE_FILE, len(OUTLINE_WEIGHTS), OUTLINE_CELL, row, n)
 
 
 def reference_mask(n: int, font: str, weight: int) -> np.ndarray:
-    """Digit ``n`` white on black in ``font`` (a Hershey name, a pixel font, ``seg`` or ``outline``) at
-    ``weight``."""
+    """Digit ``n`` (1-8) white on black in ``font`` (an OpenCV font name, a pixel font, ``seg`` or
+    ``outline``) at ``weight``."""
     if font == "outline":
         return _draw_outline(n, weight)
     if font in HERSHEY:
-        return _draw_hershey(n, HERSHEY[font], weight)
+        return _draw_hershey(n, font, weight)
     if font in PIXEL_FONTS:
         mask = _draw_pixel_font(PIXEL_FONTS[font][n])
         if weight > 1:
@@ -220,7 +254,7 @@ def reference_fonts() -> list[tuple[str, int]]:
     fonts = [(name, weight) for name in HERSHEY for weight in (2, 4, 6, 8)]
     fonts += [(name, weight) for name in PIXEL_FONTS for weight in (1, 4)]
     fonts += [("seg", weight) for weight in (4, 8, 12)]
-    fonts += [("outline", weight) for weight in (0, 2, 4)]
+    fonts += [("outline", weight) for weight in OUTLINE_WEIGHTS]
     return fonts
 
 
