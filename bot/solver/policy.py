@@ -121,12 +121,19 @@ class Policy:
     off-edge candidates: their numbers tell about the frontier), fewest unknown neighbours first."""
     """Look-ahead: score a position by (1 - this) x its best safety + this x its second best
     (:func:`bot.solver.engine.blend`; JSMinesweeper: 0.2)."""
+    deep: int = 0
+    """Re-score the best this many candidates two clicks ahead: P(safe) x E over the values it shows
+    of the best one-click score then (1.0 when a cell is then certain), see :func:`_two_clicks`."""
+    deep_width: int = 4
+    """... looking at this many candidates of each position the first click leaves."""
 
 
 LOOKAHEAD_BUDGET = 20_000
 """Search nodes a look-ahead position's region may take; past it the candidate is scored by safety only."""
 LOOKAHEAD_TOTAL = 60_000
 """Search nodes all look-ahead of one guess may take; candidates left after it are not scored."""
+DEEP_TOTAL = 150_000
+"""Search nodes the two-click look-ahead of one guess may take; past it the one-click scores stand."""
 
 POLICIES: dict[str, Policy] = {
     "best": Policy("best"),
@@ -505,6 +512,12 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
                 (dead if pol.dead_last and found[1] == 1 else scores)[j] = found[0] * scale
     if not scores:  # every scored cell is dead: the best of them
         scores = dead
+    deep = None
+    if pol.deep and len(scores) > 1 and total is not None:
+        top = sorted(scores, key=lambda k: (-scores[k], prob[k], k))[: pol.deep]
+        deep = _two_clicks(know, probs, top, total, pol)
+        if deep is not None:
+            scores = deep
     if scores:
         top = max(scores.values())
         pool = [j for j in scores if math.isclose(scores[j], top, rel_tol=1e-9)]
@@ -516,11 +529,60 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     ties = [j for j in pool if (prob[j], _unknown_neighbours(know, j)) == key]
     j = ties[0] if len(ties) == 1 else rng.choice(ties)
     where = "off the frontier" if j not in probs.frontier else "frontier"
-    if scores:
+    if deep is not None:
+        why = f"two clicks ahead: best of {len(deep)} of {n} candidates ({where}, score {scores[j]:.3f})"
+    elif scores:
         why = f"secondary safety: best of {n} candidates ({where}, next-click safety {scores[j]:.3f})"
     else:
         why = f"exact: safest of {len(prob)} ({where}, p={prob[j]:.2f})"
     return _open(know, j, prob[j], why)
+
+
+def _two_clicks(
+    know: Knowledge, probs: Probabilities, cells: list[int], total: int, pol: Policy
+) -> dict[int, float] | None:
+    """For each of ``cells``: the sum over the values it could show of P(safe and that value) x the
+    best one-click score of the position it leaves (1.0 when a cell is then certain, or only mines are
+    left). Each position is revealed and solved exactly; None when one cannot be, or past
+    :data:`DEEP_TOTAL` nodes of work (the caller then keeps the one-click scores)."""
+    if not probs.exact or probs.log_weight is None:
+        return None
+    start = WORK.nodes
+    cells_now, known = know.cells, know.known
+    scores: dict[int, float] = {}
+    for j in cells:
+        base = sum(1 for k in know.nbrs[j] if cells_now[k] == FLAG or known.get(k) is True)
+        unknown = sum(1 for k in know.nbrs[j] if cells_now[k] == COVERED and k not in known)
+        score = 0.0
+        for value in range(base, base + unknown + 1):
+            if WORK.nodes - start > DEEP_TOTAL:
+                return None
+            try:
+                hyp = know.reveal(j, value)
+                after = solve(hyp, total, LOOKAHEAD_BUDGET)
+            except ContradictionError:
+                continue  # a value no arrangement shows
+            if not after.exact or after.log_weight is None:
+                return None
+            weight = math.exp(after.log_weight - probs.log_weight)  # P(value) x P(safe)
+            score += weight * _one_click_value(hyp, after, total, pol)
+        scores[j] = score
+    return scores
+
+
+def _one_click_value(know: Knowledge, probs: Probabilities, total: int, pol: Policy) -> float:
+    """The best one-click score of a position (its guess's secondary safety; 1.0 if a click is free)."""
+    left = [p for p in probs.prob.values() if p < 1.0]
+    if not left or min(left) == 0.0:
+        return 1.0
+    best = 0.0
+    for k in _candidates(know, probs, pol)[: pol.deep_width]:
+        found = _lookahead(know, probs, k, total, False, pol.progress, best, pol.second, pol.living)
+        if found is not None:
+            best = max(best, found[0])
+        elif not best:
+            best = 1.0 - probs.prob[k]  # not countable: its safety alone (a lower bound)
+    return best
 
 
 def _open(know: Knowledge, j: int, p: float, why: str) -> Move:
