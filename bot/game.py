@@ -221,6 +221,13 @@ class Game:
     def _open_indices(self, indices: list[int]) -> list[Coord]:
         assert self._mine is not None
         view, mine, counts, nbrs = self._view, self._mine_at, self._count_at, self._nbrs
+        if len(indices) == 1 and counts[indices[0]] and not mine[indices[0]]:  # most opens: one number
+            i = indices[0]
+            if view[i] != _COVERED:
+                return []
+            view[i] = counts[i]
+            self._count_opened(1)
+            return [divmod(i, self.cols)]
         hit = [i for i in indices if mine[i] and view[i] == _COVERED]
         if hit:
             self._lose(hit)
@@ -237,12 +244,16 @@ class Game:
                         view[j] = counts[j]
                         opened.append(j)
                         queue.append(j)
-        self._to_open -= len(opened)
+        self._count_opened(len(opened))
+        cols = self.cols
+        return [divmod(i, cols) for i in opened]
+
+    def _count_opened(self, n: int) -> None:
+        """``n`` more safe cells are open: the game is won (mines shown flagged) when none is left."""
+        self._to_open -= n
         if self._to_open == 0:
             self.status = _WON
             self._grid[self._mine] = _FLAG
-        cols = self.cols
-        return [divmod(i, cols) for i in opened]
 
     def _lose(self, exploded: list[int]) -> None:
         assert self._mine is not None

@@ -22,7 +22,7 @@ def _guess_positions(games: int, seed: int):
 
 
 def test_two_clicks_never_promise_more_than_one_click_and_count_the_second_risk():
-    pol = dataclasses.replace(find_policy("best"), deep=3)
+    pol = dataclasses.replace(find_policy("light"), deep=3)
     checked = lower = 0
     for board, know, probs in _guess_positions(8, 61):
         cells = [j for j, p in sorted(probs.prob.items()) if 0.0 < p < 1.0][:3]
@@ -39,8 +39,8 @@ def test_two_clicks_never_promise_more_than_one_click_and_count_the_second_risk(
 
 
 def test_a_deep_policy_names_its_reason_and_is_deterministic():
-    deep = dataclasses.replace(find_policy("best"), name="deep", deep=2)
-    plain = find_policy("best")
+    deep = dataclasses.replace(find_policy("light"), name="deep", deep=2)
+    plain = find_policy("light")
     used = 0
     for board, _know, _probs in _guess_positions(8, 71):
         move = choose_moves(board, board.mines, "safe", seed=1, policy=deep)[0]

@@ -1,7 +1,8 @@
 """Moves: every certain move at once, or the one guess most likely to win.
 
 Order of work, cheapest first: first click by rule; the rules' certain cells; the exact engine's
-certain cells; then one guess. The guess policy (``policy="best"``):
+certain cells; then one guess. The guess policy (``policy="light"``; the default ``best`` adds to it,
+see below):
 
 1. An isolated 50/50 (two cells, one mine, touching no other unknown cell) must be guessed sooner or
    later and nothing can ever tell them apart, so it is taken at once; so is any *unavoidable guess*
@@ -14,11 +15,13 @@ certain cells; then one guess. The guess policy (``policy="best"``):
    value revealed, from the engine. The highest score wins; ties go to the lower probability, then to
    fewer unknown neighbours, then to the seeded random generator.
 
-``policy="fast"`` skips step 3 (safest cell, fewest unknown neighbours). ``policy="strong"`` widens step 2
-(up to 40 cells at least 0.9 x as safe as the safest, :attr:`Policy.safety_window`) and scores step 3
-after a guess by 0.8 x the best + 0.2 x the second-best cell that can still show more than one number
-(:attr:`Policy.second`, :attr:`Policy.living`; JSMinesweeper's blend): +66 games over 21,000 fresh Expert
-ones (2.3 sd), for ~25% more solver time, which puts it over the 15 ms per Expert game that ``best`` keeps.
+``policy="fast"`` skips step 3 (safest cell, fewest unknown neighbours). ``policy="best"`` (the default;
+``strong`` is the same policy under its earlier name) widens step 2 (up to 40 cells at least 0.9 x as
+safe as the safest, :attr:`Policy.safety_window`) and scores step 3 after a guess by 0.8 x the best +
+0.2 x the second-best cell that can still show more than one number (:attr:`Policy.second`,
+:attr:`Policy.living`; JSMinesweeper's blend): +66 games over 21,000 fresh Expert ones (2.3 sd) when it
+was introduced and +43 over 20,000 more (400 gained, 357 lost), for ~25% more solver time than
+``light``, well within the 25 ms per Expert game the default may take.
 
 Options measured and left off (paired runs in ``docs/benchmarks.md``): :attr:`Policy.dead_last`,
 :attr:`Policy.isolated_search` (an isolated region searched exhaustively on its own),
@@ -135,15 +138,18 @@ LOOKAHEAD_TOTAL = 60_000
 DEEP_TOTAL = 150_000
 """Search nodes the two-click look-ahead of one guess may take; past it the one-click scores stand."""
 
+_BLEND = {"safety_window": 0.1, "max_candidates": 40, "second": 0.2, "living": True}
+
 POLICIES: dict[str, Policy] = {
-    "best": Policy("best"),
+    "best": Policy("best", **_BLEND),
+    "strong": Policy("strong", **_BLEND),
+    "light": Policy("light"),
     "fast": Policy("fast", secondary=False, endgame=False),
-    "strong": Policy("strong", safety_window=0.1, max_candidates=40, second=0.2, living=True),
 }
 
 
 def find_policy(name: str | Policy) -> Policy:
-    """A policy by name (``best`` or ``fast``); raises ``ValueError`` for an unknown one."""
+    """A policy by name (see :data:`POLICIES`); raises ``ValueError`` for an unknown one."""
     if isinstance(name, Policy):
         return name
     try:
