@@ -159,7 +159,7 @@ and each glyph's shape)."""
 
 def stages(repeat: int, only: str) -> None:
     """Median processor time of each step of :data:`STAGES` in a cold read, per folder (Expert frames)."""
-    from bot.vision import generic
+    from bot.vision import cutting, describe, generic, naming, overdraw, tilekinds
 
     spent: dict[str, float] = {}
 
@@ -173,8 +173,10 @@ def stages(repeat: int, only: str) -> None:
 
         return run
 
-    for name in STAGES:
-        setattr(generic, name, timed(name, getattr(generic, name)))
+    for name in STAGES:  # timed wherever the reader's modules look it up
+        for module in (overdraw, cutting, describe, tilekinds, naming, generic):
+            if hasattr(module, name):
+                setattr(module, name, timed(name, getattr(module, name)))
     print("| folder | read | " + " | ".join(STAGES) + " |")
     print("|---" * (len(STAGES) + 2) + "|")
     by_folder: dict[Path, list[list[float]]] = {}

@@ -17,7 +17,9 @@ import numpy as np
 
 from bot.board import Cell
 from bot.geometry import Geometry
-from bot.vision.generic import KIND_RAMP, TILE, ramp_slope
+from bot.vision.cutting import TILE
+from bot.vision.describe import ramp_slope
+from bot.vision.tilekinds import KIND_RAMP
 from calibration.model import Group, Member
 
 LOGGER = logging.getLogger(__name__)

@@ -30,7 +30,8 @@ import cv2
 import numpy as np
 
 from bot.board import Cell, neighbour_table
-from bot.vision.generic import KIND_RAMP, LUMA
+from bot.vision.describe import LUMA
+from bot.vision.tilekinds import KIND_RAMP
 from calibration.cluster import features, is_plain, ring_width
 from calibration.counts import choose_mines, group_counts, pinned_values
 from calibration.model import Group, Proposal

@@ -153,7 +153,7 @@ def test_an_end_the_board_alone_shows_keeps_every_cell_revealed_before():
     """With no face, the end is the board's own: the 900x640 GNOME reading (0, 1, 1, 2 read as covered,
     flag, flag, exploded) is refused, whether the board before showed them open or (the first click not
     yet drawn) still fresh: a mine explodes only where a click landed. A real loss is not refused."""
-    from bot.agent.player import Sight
+    from bot.agent.sight import Sight
 
     client = sim(rule="zero")
     player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
@@ -179,7 +179,7 @@ def test_an_end_judged_from_the_cells_read_surely_is_checked_as_the_boards_end()
     unreadable)``) was taken as a loss after two clicks, unchecked. The keys sent for a new game then
     opened GNOME's "start a new game?" dialog over the game still on. An end seen on some cells is the
     board's end all the same: checked as one (a mine explodes only where a click landed)."""
-    from bot.agent.player import Sight
+    from bot.agent.sight import Sight
 
     client = sim(rule="zero")
     player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
@@ -607,7 +607,7 @@ def test_a_board_read_as_won_with_the_clicked_cell_showing_a_mine_is_lost():
     """No won game shows a mine where a click opened a cell: with no face, a reading that calls such a
     board won (xbomb, live: the session's templates read the exploded mine as a plain one, and every
     safe cell is open at xbomb's loss) is a loss. A face's word stands."""
-    from bot.agent.player import LastClicks
+    from bot.agent.sight import LastClicks
 
     client = sim("beginner", seed=7)
     player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
@@ -1484,7 +1484,7 @@ def test_a_dialog_over_a_lost_board_hides_only_what_it_covers():
 def test_a_last_guess_that_shows_a_number_won_the_game(monkeypatch):
     """A 50/50 left at the end: the guess opened the last safe cell when its cell now reads surely as a
     number (the rest of the screen perhaps under a dialog); an exploded or unreadable cell proves nothing."""
-    from bot.agent.player import LastClicks
+    from bot.agent.sight import LastClicks
     from bot.vision.taught import sure_reading
 
     client = sim("beginner", seed=3, rule="zero")
@@ -1513,7 +1513,7 @@ def test_a_last_guess_that_shows_a_number_won_the_game(monkeypatch):
 def test_the_last_safe_cells_opened_by_an_area_win_though_not_all_were_clicked(monkeypatch):
     """The batch stopped after its first click (an area it opened took the other cell): the game is won
     when the cell not clicked now reads surely as a number."""
-    from bot.agent.player import LastClicks
+    from bot.agent.sight import LastClicks
     from bot.vision.taught import sure_reading
 
     client = sim("beginner", seed=3, rule="zero")
@@ -1545,7 +1545,7 @@ def test_a_window_moved_after_the_last_safe_cells_were_partly_clicked_is_no_win(
     window moved: where the board was, every cell looks changed, the revealed ones too, as if a dialog
     covered them all. That proves nothing: the board is elsewhere, so no end is judged (live,
     JSMinesweeper moved every 5 moves: 'won' while the client was still playing)."""
-    from bot.agent.player import LastClicks
+    from bot.agent.sight import LastClicks
 
     client = SimClient("beginner", rule="zero", seed=3, screen_size=(640, 480), origin=(40, 40))
     player = Player(client.capture, client.input, PlayOptions(), sleep=lambda s: None)
@@ -1576,7 +1576,7 @@ def paint_cells(image: np.ndarray, geometry, cells, level: int) -> np.ndarray:
 def test_a_fresh_board_that_did_not_move_is_followed_where_it_is(scale, monkeypatch):
     """A fresh board repeats one cell look, so its last look also fits a cell off (KMines' board,
     shrunk for the rough search, fitted best there); a board still where it was is found there."""
-    import bot.agent.player as player_module
+    import bot.agent.locating as player_module
     from bot.agent.results import MoveTiming
 
     client = sim("expert", seed=3, rule="zero", scale=scale)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from bot.vision.generic import TILE, Group, Kind, Shape, _shown_digit, holes_counted
+from bot.vision.cutting import TILE, Group, Shape
+from bot.vision.describe import holes_counted
 from bot.vision.glyphs import digit_distances, glyph_shape
+from bot.vision.tilekinds import Kind, _shown_digit
 
 PURPLE = np.array([135.0, 80.0, 122.0])
 """A digit's ink (BGR), as one client draws its 4s."""

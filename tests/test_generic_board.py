@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bot.board import Cell
-from bot.vision.generic import no_game_shows
+from bot.vision.naming import no_game_shows
 
 
 def test_a_board_whose_every_cell_is_a_flag_or_a_mine_is_no_game():

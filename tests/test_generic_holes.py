@@ -9,9 +9,11 @@ import pytest
 
 from bot.board import Cell
 from bot.errors import RecognitionError
+from bot.vision.cutting import Group, Shape
 from bot.vision.digits import UNREAD, settle_digits
-from bot.vision.generic import GenericModel, Group, Shape, _own_font, read_cells
+from bot.vision.generic import GenericModel, read_cells
 from bot.vision.glyphs import GlyphShape
+from bot.vision.naming import _own_font
 
 styles = pytest.importorskip("styles")
 

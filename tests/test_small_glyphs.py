@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.vision import generic
+from bot.vision import cutting, naming
 from bot.vision.digits import DIGIT_LOOSE, MINE, settle_digits, small_rivals
 from bot.vision.glyphs import digit_distances, drawn_small, glyph_shape, own_size_distances, reference_mask
 
@@ -104,21 +104,21 @@ def test_nothing_compared_at_its_own_size_changes_nothing() -> None:
     assert settle_digits(cells, members, costs, [False, False], small=small).states == [2, 3]
 
 
-def _group(ink: np.ndarray) -> generic.Group:
+def _group(ink: np.ndarray) -> cutting.Group:
     """A glyph group whose shape is ``ink``'s, with its fixed-size distances."""
     shape = glyph_shape(ink, in_cell=False)
     assert shape is not None
-    group = generic.Group(np.array([0]), np.zeros((generic.TILE, generic.TILE, 3), np.float32), glyph=shape)
+    group = cutting.Group(np.array([0]), np.zeros((cutting.TILE, cutting.TILE, 3), np.float32), glyph=shape)
     group.costs = digit_distances(shape)
     return group
 
 
 def test_a_glyph_as_tall_as_the_fixed_box_is_not_compared_at_its_own_size() -> None:
-    assert (generic._small_costs(_group(_drawn(3, 24, 0.5))) == 9.0).all()
+    assert (naming._small_costs(_group(_drawn(3, 24, 0.5))) == 9.0).all()
 
 
 def test_a_small_blob_is_compared_at_its_own_size() -> None:
-    small = generic._small_costs(_group(_drawn(2, 8, 1.4)))
+    small = naming._small_costs(_group(_drawn(2, 8, 1.4)))
     assert small.min() <= DIGIT_LOOSE and 2 in small_rivals(small)
 
 

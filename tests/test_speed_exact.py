@@ -13,8 +13,8 @@ import pytest
 
 from bot.board import Board
 from bot.geometry import Geometry
-from bot.vision import generic, glyphs, overdraw
-from bot.vision.generic import uneven_shifts
+from bot.vision import cutting, glyphs, grid, overdraw
+from bot.vision.cutting import uneven_shifts
 from harness.colour import night_light
 from tests.test_vision_generic import capture_geometry
 
@@ -23,11 +23,11 @@ REAL = Path(__file__).parent / "data" / "real"
 
 def _every_step_weighed(profile: np.ndarray, start: float, pitch: float, count: int) -> tuple[float, ...]:
     """:func:`uneven_shifts` as it was: every cell weighed at every step before any is ruled out (the
-    runs then kept as it keeps them, :func:`generic.drifting_runs`)."""
-    reach = max(2, math.floor(pitch * generic.UNEVEN_REACH))
-    if count < generic.MIN_SIDE or pitch < 2 * reach:
+    runs then kept as it keeps them, :func:`cutting.drifting_runs`)."""
+    reach = max(2, math.floor(pitch * cutting.UNEVEN_REACH))
+    if count < grid.MIN_SIDE or pitch < 2 * reach:
         return ()
-    steps = np.arange(-reach * generic.UNEVEN_STEPS, reach * generic.UNEVEN_STEPS + 1) / generic.UNEVEN_STEPS
+    steps = np.arange(-reach * cutting.UNEVEN_STEPS, reach * cutting.UNEVEN_STEPS + 1) / cutting.UNEVEN_STEPS
     places = start + np.arange(count)[:, None] * pitch + np.arange(math.ceil(pitch))[None, :]
     axis = np.arange(len(profile), dtype=np.float64)
     stretches = np.interp(places[None] + steps[:, None, None], axis, profile)
@@ -37,9 +37,9 @@ def _every_step_weighed(profile: np.ndarray, start: float, pitch: float, count: 
     best = misfit.argmin(axis=0)
     found = steps[best]
     spread = float(np.abs(stretches[even] - reference.mean()).mean())
-    clear = misfit[best, np.arange(count)] < generic.UNEVEN_FIT * misfit[even]
-    moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > generic.UNEVEN_MISFIT * spread)
-    return generic.drifting_runs(np.where(moved, found, 0.0), pitch)  # the chain walk, unchanged
+    clear = misfit[best, np.arange(count)] < cutting.UNEVEN_FIT * misfit[even]
+    moved = (np.abs(found) >= 1.0) & clear & (misfit[even] > cutting.UNEVEN_MISFIT * spread)
+    return cutting.drifting_runs(np.where(moved, found, 0.0), pitch)  # the chain walk, unchanged
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -54,16 +54,16 @@ def test_stretches_are_numpy_s_interpolation_to_the_bit(seed: int) -> None:
         start = float(rng.integers(-40, 40)) / 4 if case % 7 else float(rng.uniform(-5, 5))
         count, points = int(rng.integers(1, 32)), int(rng.integers(1, 60))
         places = start + np.arange(count)[:, None] * pitch + np.arange(points)[None, :]
-        reach = int(rng.integers(1, 30)) * generic.UNEVEN_STEPS
-        steps = np.arange(-reach, reach + 1) / generic.UNEVEN_STEPS
+        reach = int(rng.integers(1, 30)) * cutting.UNEVEN_STEPS
+        steps = np.arange(-reach, reach + 1) / cutting.UNEVEN_STEPS
         profile = rng.uniform(0, 255, int(start + count * pitch) + int(rng.integers(-20, 20)) + 25)
         if case % 2:
             profile = profile.astype(np.float32)
         axis = np.arange(len(profile), dtype=np.float64)
         expected = np.interp(places[None] + steps[:, None, None], axis, profile)
-        found = generic._stretches(profile, places, steps)
+        found = cutting._stretches(profile, places, steps)
         assert found.dtype == expected.dtype and found.tobytes() == expected.tobytes(), case
-        looked_up += bool(((places * generic.UNEVEN_STEPS) % 1 == 0).all())
+        looked_up += bool(((places * cutting.UNEVEN_STEPS) % 1 == 0).all())
     assert 50 <= looked_up <= 190  # both ways are weighed
 
 

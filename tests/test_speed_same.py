@@ -114,7 +114,7 @@ def test_runs_on_gathers_only_painted_neighbours_with_the_same_result() -> None:
     """On xbomb's live frames (glyphs running on over their cells' edges): each group's runs, gathered
     only from neighbours whose facing edge shows painted pixels, are the runs gathered from every
     neighbour; and the painted edges are the ones repair_runs says it painted."""
-    from bot.vision.generic import crop_board, group_cells, looks_of
+    from bot.vision.cutting import crop_board, group_cells, looks_of
     from bot.vision.overdraw import painted_sides, repair_runs, runs_on
 
     checked = 0
@@ -199,18 +199,18 @@ def test_a_large_image_s_channel_sum_is_numpy_s_to_the_bit() -> None:
     """The channel sum OpenCV's colour transform gives a large float32 image (a board's blur at zoom
     1.75, and random values over nine orders of magnitude, where any other order of the three adds
     rounds otherwise) is numpy's ``sum(axis=-1)``, bit for bit."""
-    from bot.vision import generic
+    from bot.vision import cutting
 
     image, geometry = _large_board()
-    blurred = generic.crop_board(image, geometry).blurred
+    blurred = cutting.crop_board(image, geometry).blurred
     rng = np.random.default_rng(15)
     wide = (10.0 ** rng.uniform(-3, 6, (700, 900, 3))).astype(np.float32)
     for values in (blurred, wide, wide * np.float32(0.37)):
         assert values.size >= 1 << 16  # the transform's path
         want = values.sum(axis=-1)
-        got = generic._channel_sum(values)
+        got = cutting._channel_sum(values)
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
-        assert generic._channel_mean(values).tobytes() == values.mean(axis=-1).tobytes()
+        assert cutting._channel_mean(values).tobytes() == values.mean(axis=-1).tobytes()
 
 
 def test_a_large_board_s_work_arrays_are_kept_for_the_next_reading() -> None:
@@ -219,14 +219,14 @@ def test_a_large_board_s_work_arrays_are_kept_for_the_next_reading() -> None:
     allocates less than that difference alone; the tiles and texture are the same."""
     import tracemalloc
 
-    from bot.vision import generic
+    from bot.vision import cutting
     from bot.vision.memory import scratch
 
     image, geometry = _large_board()
-    crop = generic.crop_board(image, geometry)
-    first = generic.cut_tiles(crop)
+    crop = cutting.crop_board(image, geometry)
+    first = cutting.cut_tiles(crop)
     tracemalloc.start()
-    again = generic.cut_tiles(crop)
+    again = cutting.cut_tiles(crop)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < crop.pixels.nbytes, peak

@@ -16,7 +16,7 @@ from test_uneven_cells import _uneven
 from bot.board import Board, Cell
 from bot.errors import RecognitionError
 from bot.solver.rules import count_around
-from bot.vision import generic
+from bot.vision import cutting, describe, generic, tilekinds
 from bot.vision.read import read_screen
 
 MINES = [(2, 2), (2, 3), (2, 6), (3, 6), (5, 6), (6, 6), (6, 4), (6, 2), (4, 2), (1, 5)]
@@ -34,16 +34,17 @@ def _board() -> Board:
 def _unclear(monkeypatch: pytest.MonkeyPatch, digit: int) -> None:
     """Every glyph group the reader takes for ``digit`` made unclear: its shape distances raised so the
     nearest is just past :data:`bot.vision.generic.CLEAR_DIGIT`, their order kept."""
-    shapes = generic._glyph_shapes
+    shapes = tilekinds._glyph_shapes
 
-    def unclear(groups: list[generic.Group], kinds: list[generic.Kind]) -> None:
+    def unclear(groups: list[cutting.Group], kinds: list[tilekinds.Kind]) -> None:
         shapes(groups, kinds)
         for g in groups:
-            if g.shape == generic.Shape.DIGIT and g.digit == digit:
+            if g.shape == cutting.Shape.DIGIT and g.digit == digit:
                 assert g.costs is not None and g.raw_costs is not None and g.weighted is not None
-                lift = generic.CLEAR_DIGIT + 0.05 - float(g.costs.min())
+                lift = describe.CLEAR_DIGIT + 0.05 - float(g.costs.min())
                 g.costs, g.raw_costs, g.weighted = g.costs + lift, g.raw_costs + lift, g.weighted + lift
 
+    monkeypatch.setattr(tilekinds, "_glyph_shapes", unclear)
     monkeypatch.setattr(generic, "_glyph_shapes", unclear)
 
 

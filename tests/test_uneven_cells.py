@@ -14,7 +14,7 @@ from styles import _tinted, mid_game
 
 from bot.board import Board, Cell
 from bot.errors import RecognitionError
-from bot.vision import generic
+from bot.vision import cutting
 from bot.vision.read import read_screen
 
 MARGIN = 30
@@ -45,7 +45,7 @@ FRESH = Board(np.full((16, 30), int(Cell.COVERED), np.int8))
 
 def test_a_fresh_board_with_a_run_of_wider_cells_is_read_covered():
     """The first four columns lie 6-9 px off a grid of one pitch fitted to the rest: the rows and columns
-    moved off the even pitch are looked for up to nearly half a pitch (:data:`generic.UNEVEN_REACH`)."""
+    moved off the even pitch are looked for up to nearly half a pitch (:data:`cutting.UNEVEN_REACH`)."""
     reading = read_screen(_uneven(FRESH, WIDTHS, HEIGHTS), "generic")
     assert reading.board.shape == (16, 30)
     assert (reading.board.cells == Cell.COVERED).all()
@@ -56,7 +56,7 @@ def test_a_run_cut_across_is_refused_in_the_run_not_read_as_flags(monkeypatch):
     the edges of two covered tiles, at another place in each column. Read as flags of four looks, the
     board was misread (64 flags); a client draws its flag one way, so that reading is refused, and so is
     the board, naming a cell of the run."""
-    monkeypatch.setattr(generic, "UNEVEN_REACH", 0.12)
+    monkeypatch.setattr(cutting, "UNEVEN_REACH", 0.12)
     with pytest.raises(RecognitionError) as refusal:
         read_screen(_uneven(FRESH, WIDTHS, HEIGHTS), "generic")
     assert refusal.value.cell is not None

@@ -298,7 +298,7 @@ def _around(
     if reach is not None:
         player._reach, player._flagged = reach, np.zeros(shape, bool)
     if guessed is not None:  # the last click was a guess there
-        from bot.agent.player import LastClicks
+        from bot.agent.sight import LastClicks
         from bot.solver import Move
 
         guess = Move(Action.OPEN, guessed, 0.3, "a guess", (guessed,))
@@ -449,7 +449,7 @@ def test_a_cell_open_before_whose_pixels_are_as_read_keeps_its_number(monkeypatc
     on 'was open before and reads otherwise' with that cell's pixels unchanged). Changed pixels there
     are still something over the board: nothing is played."""
     from bot.agent.checks import near
-    from bot.agent.player import LastClicks
+    from bot.agent.sight import LastClicks
 
     first, second, layout, _, _, player = _run_into_game()
     opened = second.revealed_mask() & ~first.revealed_mask()

@@ -21,8 +21,9 @@ from bot.geometry import Geometry
 from bot.render import render_screen
 from bot.vision import read_board, read_screen
 from bot.vision.cases import stage_boards
-from bot.vision.generic import GenericModel, logic_problem, read_cells
+from bot.vision.generic import GenericModel, read_cells
 from bot.vision.glyphs import digit_distances, glyph_shape, reference_fonts, reference_mask
+from bot.vision.naming import logic_problem
 from harness.colour import night_light
 
 REPO = Path(__file__).resolve().parent.parent
@@ -487,7 +488,7 @@ def test_cells_whose_glyphs_differ_in_one_stroke_are_not_grouped():
     """A 3 and a 5 of one bold font in one ink differ in one short stroke (4-6 of 256 pooled pixels, each
     strongly): two groups, not one, or one of them would be named by the other's shape. Cells of one
     state differ by a few levels everywhere, or strongly in a pixel or two (a stray anti-aliased edge)."""
-    from bot.vision.generic import SAME_OUTLIERS, group_cells
+    from bot.vision.cutting import SAME_OUTLIERS, group_cells
 
     rng = np.random.default_rng(0)
     base = rng.uniform(100, 140, (256, 3))
@@ -619,7 +620,7 @@ def _line_ink(n: int, ends: list[tuple[tuple[int, int], tuple[int, int]]], width
 def test_a_cross_is_a_cross_wherever_its_corners_are(inset, shift):
     """A cross drawn corner to corner of a box inset from the cell's corners, or off its centre (a
     client's wrong flag over a smaller mine; a glyph placed a few pixels up and left), is a cross."""
-    from bot.vision.generic import is_cross
+    from bot.vision.describe import is_cross
 
     n, lo = 24, inset + max(shift, 0)
     hi = n - 1 - inset + min(shift, 0)
@@ -627,7 +628,7 @@ def test_a_cross_is_a_cross_wherever_its_corners_are(inset, shift):
 
 
 def test_a_mine_a_bar_or_half_a_cross_is_no_cross():
-    from bot.vision.generic import is_cross
+    from bot.vision.describe import is_cross
 
     n = 24
     spikes = _line_ink(n, [((12, 2), (12, 21)), ((2, 12), (21, 12))], width=3)  # a mine's four spikes

@@ -4,25 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.vision.generic import (
-    CORE,
+from bot.vision.cutting import CORE, INSET, TILE, Group
+from bot.vision.describe import (
     FRAME_COLOUR,
-    INSET,
-    KIND_FRAME,
-    KIND_RAMP,
-    RAISED_BEVEL,
     RIM_SHOWN,
-    TILE,
-    Group,
-    _cover_options,
-    _kinds,
-    _separation,
     bevel,
     frame_difference,
     frame_differences,
     ramp_slope,
     two_means,
 )
+from bot.vision.tilekinds import KIND_FRAME, KIND_RAMP, RAISED_BEVEL, _cover_options, _kinds, _separation
 
 
 def _tile(fill: float, step: float) -> np.ndarray:

@@ -16,7 +16,7 @@ import pytest
 
 from bot.board import Board
 from bot.errors import MinebotError
-from bot.vision import generic, overdraw
+from bot.vision import cutting, describe, overdraw, tilekinds
 from bot.vision.generic import read_cells
 from bot.vision.glyphs import (
     GlyphShape,
@@ -42,7 +42,7 @@ def _shapes_of_real_glyphs(monkeypatch: pytest.MonkeyPatch) -> list:
         seen.append((shape, bold))
         return digit_distances(shape, bold)
 
-    monkeypatch.setattr(generic, "digit_distances", record)
+    monkeypatch.setattr(describe, "digit_distances", record)
     for folder in CAPTURES:
         for png in sorted((REAL / folder).glob("*.png"))[:3]:
             with contextlib.suppress(MinebotError):
@@ -142,16 +142,16 @@ def test_colour_bins_equal_the_plain_formula() -> None:
     assert got.dtype == np.uint16 and (got == want[:, 3:]).all()
 
 
-def _groups_of_real_boards() -> list[tuple[list[generic.Group], np.ndarray]]:
+def _groups_of_real_boards() -> list[tuple[list[cutting.Group], np.ndarray]]:
     """Each capture's groups (mean tiles, plain or glyph, kinds) as a cold read names them, and its tiles."""
     found = []
     for folder in (*CAPTURES, "winemine", "xdemineur"):
         png = sorted((REAL / folder).glob("*.png"))[0]
         geometry = capture_geometry(png, Board.from_text(png.with_suffix(".txt").read_text()))
-        crop = generic.crop_board(cv2.imread(str(png)), geometry)
-        tiles, texture = generic.cut_tiles(crop)
-        groups = generic._groups_of(generic.group_cells(generic.looks_of(crop)), tiles, None, None)
-        generic._plain_kinds(groups, texture)
+        crop = cutting.crop_board(cv2.imread(str(png)), geometry)
+        tiles, texture = cutting.cut_tiles(crop)
+        groups = cutting._groups_of(cutting.group_cells(cutting.looks_of(crop)), tiles, None, None)
+        tilekinds._plain_kinds(groups, texture)
         found.append((groups, tiles))
     return found
 
@@ -168,11 +168,11 @@ def test_group_tiles_equal_numpy_means() -> None:
 
 def test_blocks_equal_numpy_block_means() -> None:
     """The block means that rule looks out before they are compared are numpy's means over each block."""
-    looks = generic.looks_of(generic.crop_board(*_capture("ace-minesweeper")))
-    side, n = 16, 16 // generic.BLOCK
-    cells = looks.reshape(len(looks), n, generic.BLOCK, n, generic.BLOCK, 3).astype(np.float64)
+    looks = cutting.looks_of(cutting.crop_board(*_capture("ace-minesweeper")))
+    side, n = 16, 16 // cutting.BLOCK
+    cells = looks.reshape(len(looks), n, cutting.BLOCK, n, cutting.BLOCK, 3).astype(np.float64)
     want = cells.mean(axis=(2, 4)).reshape(len(looks), -1)
-    got = generic._blocks(looks)
+    got = cutting._blocks(looks)
     assert looks.shape[1] == side * side and got.dtype == want.dtype and got.tobytes() == want.tobytes()
 
 
@@ -185,54 +185,54 @@ def _capture(folder: str) -> tuple[np.ndarray, object]:
 def test_framing_measures_equal_the_plain_formulas() -> None:
     """Frame differences, solid shares, bevels, ramps and the channel balance, batched and without
     numpy's slow reductions over 3 channels, equal the plain formulas pair by pair, on real tiles."""
-    edge, rim = generic._band(32, 0, generic.INSET), generic._band(32, generic.INSET, generic.CORE)
-    ring = generic._band(32, generic.INSET, generic.INSET + 3)
+    edge, rim = describe._band(32, 0, cutting.INSET), describe._band(32, cutting.INSET, cutting.CORE)
+    ring = describe._band(32, cutting.INSET, cutting.INSET + 3)
     for groups, _ in _groups_of_real_boards():
         tiles = np.stack([g.tile for g in groups])
         for g in groups:
             pixels, theirs = g.tile.reshape(-1, 3), tiles.reshape(len(tiles), -1, 3)
-            share = (np.abs(pixels[edge] - theirs[:, edge]).max(axis=2) > generic.FRAME_COLOUR).mean(axis=1)
+            share = (np.abs(pixels[edge] - theirs[:, edge]).max(axis=2) > describe.FRAME_COLOUR).mean(axis=1)
             rims = np.abs(pixels[rim] - theirs[:, rim]).max(axis=2)
-            k = int(generic.RIM_SHOWN * (rims.shape[1] - 1))
+            k = int(describe.RIM_SHOWN * (rims.shape[1] - 1))
             want = share + np.partition(rims, k, axis=1)[:, k].astype(np.float64) / 100.0
-            assert generic.frame_differences(g.tile, tiles).tobytes() == want.tobytes()
-            banded = generic.frame_bands(tiles)  # gathered once for every glyph, as base_of keeps them
-            assert generic.frame_differences(g.tile, tiles, banded).tobytes() == want.tobytes()
-            for base, got in zip(tiles, generic._solid_shares(g.tile, tiles), strict=True):
-                match = (np.abs(g.tile - base).max(axis=2) <= 2 * generic.KNOWN_FILL).astype(np.uint8)
+            assert describe.frame_differences(g.tile, tiles).tobytes() == want.tobytes()
+            banded = describe.frame_bands(tiles)  # gathered once for every glyph, as base_of keeps them
+            assert describe.frame_differences(g.tile, tiles, banded).tobytes() == want.tobytes()
+            for base, got in zip(tiles, tilekinds._solid_shares(g.tile, tiles), strict=True):
+                match = (np.abs(g.tile - base).max(axis=2) <= 2 * describe.KNOWN_FILL).astype(np.uint8)
                 solid = cv2.erode(match, np.ones((3, 3), np.uint8)).ravel().astype(bool)
                 assert got == float(solid[ring].mean())
-            light, b = g.tile @ generic.LUMA, generic.INSET
+            light, b = g.tile @ describe.LUMA, cutting.INSET
             top_left = np.concatenate([light[:b, b:-b].ravel(), light[b:-b, :b].ravel()])
             bottom_right = np.concatenate([light[-b:, b:-b].ravel(), light[b:-b, -b:].ravel()])
-            fill = float(generic._fill(g) @ generic.LUMA)
-            assert generic.bevel(g.tile, generic._fill(g)) == float(
+            fill = float(tilekinds._fill(g) @ describe.LUMA)
+            assert describe.bevel(g.tile, tilekinds._fill(g)) == float(
                 min(top_left.mean() - fill, fill - bottom_right.mean())
             )
-            core = g.tile[generic.CORE : -generic.CORE, generic.CORE : -generic.CORE]
+            core = g.tile[cutting.CORE : -cutting.CORE, cutting.CORE : -cutting.CORE]
             yy, xx = np.mgrid[0:16, 0:16]
             design = np.stack([np.ones(256), xx.ravel() / 16, yy.ravel() / 16], axis=1)
             coef, *_ = np.linalg.lstsq(design, core.reshape(-1, 3), rcond=None)
-            got_coef, got_far = generic._ramp(core)
+            got_coef, got_far = describe._ramp(core)
             assert got_coef.tobytes() == coef.tobytes()
             assert got_far.tobytes() == np.abs(core.reshape(-1, 3) - design @ coef).max(axis=1).tobytes()
         pixels = np.concatenate([t.reshape(-1, 3) for t in tiles])
         spread = np.percentile(pixels, 99, axis=0) - np.percentile(pixels, 1, axis=0)
-        want = np.clip(spread / max(float(spread.max()), 1.0), 1.0 / generic.MAX_BALANCE, 1.0)
-        assert generic.channel_balance(list(tiles)).tobytes() == want.astype(np.float32).tobytes()
+        want = np.clip(spread / max(float(spread.max()), 1.0), 1.0 / describe.MAX_BALANCE, 1.0)
+        assert describe.channel_balance(list(tiles)).tobytes() == want.astype(np.float32).tobytes()
 
 
 def test_channel_sums_and_means_equal_numpy() -> None:
     """Sums and means over the 3 channels, added channel by channel, are numpy's reductions over the last
     axis to the bit: a real board's blur (float32), its tiles' squared differences and float64 colour
     differences, two and three dimensions."""
-    crop = generic.crop_board(*_capture("jsminesweeper/t24_z125"))
-    tiles, _ = generic.cut_tiles(crop)
+    crop = cutting.crop_board(*_capture("jsminesweeper/t24_z125"))
+    tiles, _ = cutting.cut_tiles(crop)
     squared = (tiles[:40] - tiles[40:80]) ** 2
     means = tiles.reshape(len(tiles), -1, 3).mean(axis=1, dtype=np.float64)
     colours = np.abs(means[:, None] - means[None])  # (N, N, 3), as alike compares mean colours
     for values in (crop.blurred, squared, squared.reshape(-1, 3), colours):
         want_sum, want_mean = values.sum(axis=-1), values.mean(axis=-1)
-        got_sum, got_mean = generic._channel_sum(values), generic._channel_mean(values)
+        got_sum, got_mean = cutting._channel_sum(values), cutting._channel_mean(values)
         assert got_sum.dtype == want_sum.dtype and got_sum.tobytes() == want_sum.tobytes()
         assert got_mean.dtype == want_mean.dtype and got_mean.tobytes() == want_mean.tobytes()

@@ -128,7 +128,7 @@ def test_lost_boards_whose_mines_are_six_pointed_stars_read_exactly(digit_ground
 def test_a_six_pointed_star_is_a_mine_and_digits_are_not():
     """A mine drawn as a six-pointed star maps onto itself turned a sixth of a circle, not a quarter; no
     digit maps onto itself turned less than half a circle."""
-    from bot.vision.generic import MINE_SQUARE, is_mine
+    from bot.vision.describe import MINE_SQUARE, is_mine
 
     star = np.zeros((24, 24), np.uint8)
     centre, outer = np.array([11.5, 11.5]), 9.5
@@ -195,7 +195,7 @@ def _profile(starts: list[float], pitch: float, length: int) -> np.ndarray:
 
 
 def test_cells_are_moved_off_the_even_pitch_only_where_they_clearly_lie_a_pixel_off():
-    from bot.vision.generic import uneven_shifts
+    from bot.vision.cutting import uneven_shifts
 
     even = [10 + 23 * i for i in range(16)]
     assert uneven_shifts(_profile(even, 23, 400), 10, 23, 16) == ()

@@ -222,15 +222,15 @@ def test_a_glyph_whose_top_a_neighbour_hid_lends_no_ink_to_it():
 
 
 def _flags_groups(name: str):
-    from bot.vision import generic
+    from bot.vision import cutting, overdraw
 
     image, geometry, truth = _real(name)
-    repaired, painted, _ = generic.repair_runs(image, geometry)
-    crop = generic.crop_board(repaired, geometry)
-    tiles, texture = generic.cut_tiles(crop)
-    labels = generic.group_cells(generic.looks_of(crop))
+    repaired, painted, _ = overdraw.repair_runs(image, geometry)
+    crop = cutting.crop_board(repaired, geometry)
+    tiles, texture = cutting.cut_tiles(crop)
+    labels = cutting.group_cells(cutting.looks_of(crop))
     groups = [
-        generic.Group(members, tiles[members].mean(axis=0))
+        cutting.Group(members, tiles[members].mean(axis=0))
         for members in (np.nonzero(labels == k)[0] for k in range(labels.max() + 1))
     ]
     return groups, texture, geometry, truth
@@ -239,13 +239,13 @@ def _flags_groups(name: str):
 def test_a_bold_glyph_hiding_its_frame_still_sits_on_its_tile():
     # xbomb's black 4 covers most of its edge band in the grid's own colour; the revealed tile's white
     # shows solidly around it and no other kind's does: its base, so its ink is the 4, not the white
-    from bot.vision import generic
+    from bot.vision import cutting, tilekinds
 
     groups, texture, geometry, truth = _flags_groups("xbomb/expert_flags.png")
-    generic._attach(groups, texture)
+    tilekinds._attach(groups, texture)
     four = next(g for g in groups if (5 * geometry.cols + 14) in g.members)
     assert truth.cells[5, 14] == 4
-    assert four.base is not None and groups[four.base].shape == generic.Shape.PLAIN
+    assert four.base is not None and groups[four.base].shape == cutting.Shape.PLAIN
     blank = truth.cells.ravel()[groups[four.base].members]
     assert (blank == 0).all()
     assert four.costs is not None and 4 in shape_choices(four.costs)
@@ -282,7 +282,8 @@ def test_counts_may_keep_a_digit_only_the_plain_view_allows():
 
 @pytest.mark.parametrize("pitch", [20, 27])
 def test_ink_run_on_past_a_side_is_given_back_to_the_glyph_it_came_from(pitch):
-    from bot.vision.generic import TILE, run_on_ink
+    from bot.vision.cutting import TILE
+    from bot.vision.describe import run_on_ink
     from bot.vision.overdraw import SIDE_NAMES, repair_runs, runs_on
 
     image, geometry = _grid(3, 3, pitch)
@@ -555,7 +556,7 @@ def test_feet_run_on_into_covered_cells_are_never_flags_at_a_display_scale(scale
 
 
 def test_ink_along_an_edge_does_not_reach_the_middle():
-    from bot.vision.generic import reaches_middle
+    from bot.vision.describe import reaches_middle
 
     ink = np.zeros((24, 24), np.float32)
     ink[0:4, 8:14] = 1.0  # a foot along the top edge

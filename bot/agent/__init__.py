@@ -11,8 +11,9 @@ board forces it), ``programs`` (whether the program showing the board is a web b
 from bot.agent.checks import check_progress, flag_the_rest, same_game, unsettled_zero
 from bot.agent.firstclick import FirstClickLog
 from bot.agent.options import NewGame, PlayOptions, parse_new_game
-from bot.agent.player import BoardGoneError, MisreadError, Player, Sight, make_dpi_aware
+from bot.agent.player import Player, make_dpi_aware
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
+from bot.agent.sight import BoardGoneError, MisreadError, Sight
 
 __all__ = [
     "BoardGoneError",

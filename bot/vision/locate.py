@@ -756,7 +756,8 @@ def _read_at_native_size(image: np.ndarray, grid: Geometry, skin: Skin) -> tuple
     the same and the board's logic holds. A board of another look, or one scaled as a whole (browser
     zoom: its glyphs grow with the cell), is refused: a skin is never bent onto it.
     """
-    from bot.vision.generic import GenericModel, logic_problem, read_cells
+    from bot.vision.generic import GenericModel, read_cells
+    from bot.vision.naming import logic_problem
 
     where = f"{_describe(grid)}, {grid.pitch_x:.1f} px cells (the skin's are {skin.cell_size} px)"
     median, cells = _native_interiors(image, grid, skin)

@@ -28,8 +28,9 @@ from bot.game import LEVELS, FirstClickRule, GameStatus
 from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
-from bot.vision.generic import GENERIC, GenericModel, logic_problem, no_game_shows, read_cells
+from bot.vision.generic import GENERIC, GenericModel, read_cells
 from bot.vision.locate import Location, face_kinds, locate_board, one_screen
+from bot.vision.naming import logic_problem, no_game_shows
 from bot.vision.status import FaceMatch, find_face, status_from_board
 from bot.vision.taught import TaughtSkin
 

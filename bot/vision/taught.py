@@ -43,7 +43,7 @@ from bot.game import FirstClickRule
 from bot.geometry import Geometry
 from bot.skin import Skin
 from bot.vision.classify import ACCEPT_FLOOR, COARSE_WEIGHT, DIGITS, FEATURE_SIZE, CellReading, classify_cells
-from bot.vision.generic import logic_problem
+from bot.vision.naming import logic_problem
 
 LOGGER = logging.getLogger(__name__)
 
