@@ -60,6 +60,11 @@ class Action(str, Enum):
     CHORD = "chord"
 
 
+# Members bound once: an enum member look-up is an attribute miss in Python < 3.12, and the simulator
+# builds a Move for every cell it opens.
+_OPEN, _FLAG = Action.OPEN, Action.FLAG
+
+
 @dataclass(frozen=True)
 class Move:
     """One click the solver wants, with the mine probability of what it opens and why."""
@@ -261,8 +266,8 @@ def choose_moves(
         if p == 0.0 or p == 1.0
     }
     moves = _certain_moves(know, exact_reasons, flags)
-    if moves and (flags or any(m.action is not Action.FLAG for m in moves)):
-        return [m for m in moves if flags or m.action is not Action.FLAG]
+    if moves and (flags or any(m.action is not _FLAG for m in moves)):
+        return [m for m in moves if flags or m.action is not _FLAG]
     if not any(p < 1.0 for p in probs.prob.values()):
         raise GameOverError("nothing is left to open: every covered cell is a mine (the game is won)")
     return [_guess(know, probs, total, pol, random.Random(0 if seed is None else seed))]
@@ -278,8 +283,8 @@ def _certain_moves(know: Knowledge, certain: dict[int, str], flags: bool) -> lis
     safe = sorted(j for j, why in certain.items() if cells[j] == COVERED and not _is_mine(know, j, why))
     mines = sorted(j for j, why in certain.items() if cells[j] == COVERED and _is_mine(know, j, why))
     if not flags:
-        return [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in safe]
-    moves = [Move(Action.FLAG, _rc(know, j), 1.0, certain[j]) for j in mines]
+        return [_open(know, j, 0.0, certain[j]) for j in safe]
+    moves = [Move(_FLAG, _rc(know, j), 1.0, certain[j]) for j in mines]
     mine_set, todo = set(mines), set(safe)
     for n in sorted({k for j in safe for k in know.nbrs[j] if cells[k] <= EIGHT}):
         around = [k for k in know.nbrs[n] if cells[k] == COVERED]
@@ -298,7 +303,7 @@ def _certain_moves(know: Knowledge, certain: dict[int, str], flags: bool) -> lis
                         tuple(_rc(know, k) for k in opens),
                     )
                 )
-    moves += [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in sorted(todo)]
+    moves += [_open(know, j, 0.0, certain[j]) for j in sorted(todo)]
     return moves
 
 
@@ -592,5 +597,5 @@ def _one_click_value(know: Knowledge, probs: Probabilities, total: int, pol: Pol
 
 
 def _open(know: Knowledge, j: int, p: float, why: str) -> Move:
-    rc = _rc(know, j)
-    return Move(Action.OPEN, rc, p, why, (rc,))
+    rc = divmod(j, know.cols)
+    return Move(_OPEN, rc, p, why, (rc,))
