@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -242,6 +243,13 @@ def _chunks(options: BenchOptions) -> Iterator[tuple[BenchOptions, int, int]]:
         yield (options, start, min(start + CHUNK, options.games))
 
 
+def pool_size(options: BenchOptions) -> int:
+    """Worker processes to start: as asked, but no more than the games or the processors (a worker
+    beyond either only waits; ``--workers 10**20`` must not try to start them all). The result is the
+    same with any number of workers."""
+    return max(1, min(options.workers, options.games, os.cpu_count() or 1))
+
+
 def run_bench(options: BenchOptions, on_progress: Callable[[int], None] | None = None) -> BenchResult:
     """Play ``options.games`` games (in worker processes when ``workers > 1``).
 
@@ -259,7 +267,7 @@ def run_bench(options: BenchOptions, on_progress: Callable[[int], None] | None =
                     on_progress(1)
         else:
             ctx = multiprocessing.get_context("spawn")
-            pool = ctx.Pool(options.workers, initializer=_ignore_sigint)
+            pool = ctx.Pool(pool_size(options), initializer=_ignore_sigint)
             for chunk in pool.imap_unordered(_play_chunk, _chunks(options)):
                 records.extend(chunk)
                 if on_progress:

@@ -201,10 +201,34 @@ def _read_image(path: Path) -> np.ndarray:
 
     if not path.is_file():
         raise CaptureError(f"screenshot {str(path)!r} does not exist")
+    if path.suffix.lower() == ".png":
+        _check_png(path)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise CaptureError(f"screenshot {str(path)!r} cannot be read as an image")
     return image
+
+
+def _check_png(path: Path) -> None:
+    """Refuse a PNG cut short or damaged before OpenCV decodes it: libpng would print its own error
+    ("libpng error: Read Error") on stderr beside minebot's one line. Pillow checks every chunk's
+    checksum without decoding the pixels.
+
+    Raises:
+        CaptureError: naming the file and what is wrong with it.
+    """
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    damaged = (OSError, SyntaxError, ValueError, UnidentifiedImageError, Image.DecompressionBombError)
+    try:
+        with warnings.catch_warnings():  # a large screen is no attack: its size is OpenCV's to judge
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as picture:
+                picture.verify()
+    except damaged as exc:
+        raise CaptureError(f"screenshot {str(path)!r} cannot be read as an image: {exc}") from exc
 
 
 def _gif_frames(path: Path) -> list[tuple[str, Callable[[], np.ndarray]]]:

@@ -4,8 +4,10 @@ Each command module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``
 it parses, calls the core and prints. :data:`COMMANDS` repeats each name and one-line help, so
 ``minebot --help`` lists every command without importing any of them: only the command being run is
 imported (``minebot solve`` never loads OpenCV, ``minebot --help`` loads nothing heavy). Errors are
-caught here, in one place: a :class:`~bot.errors.MinebotError` prints its message to stderr and exits
-1; usage errors exit 2.
+caught here, in one place, and said in one line on stderr, never as a traceback: a
+:class:`~bot.errors.MinebotError` or a file the system refused exits 1, usage errors (argparse's, and
+:class:`~bot.errors.UsageError`) exit 2; the error's
+class name shows only with ``-v`` (and a fault's traceback only with ``-vv``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import __version__
-from bot.errors import MinebotError
+from bot.errors import MinebotError, UsageError
+
+LOGGER = logging.getLogger("bot.cli")
 
 
 @dataclass(frozen=True)
@@ -82,15 +86,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     level = logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        logging.Formatter("%(levelname)s %(name)s: %(message)s")
+        if args.verbose
+        else PlainFormatter(args.command)
+    )
+    logging.basicConfig(level=level, handlers=[handler])
     try:
         return int(args._run(args) or 0)
     except MinebotError as exc:
-        print(f"minebot {args.command}: error: {exc}", file=sys.stderr)
-        return 1
+        print(error_line(args.command, exc, args.verbose), file=sys.stderr)
+        return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt:
         print(f"minebot {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a file or folder the system refused: said as the system says it
+        print(error_line(args.command, exc, args.verbose, os_words(exc)), file=sys.stderr)
+        return 1
+    except Exception as exc:  # a fault of minebot's own: said in words, the traceback only with -vv
+        LOGGER.debug("the fault, where it happened:", exc_info=True)
+        said = " ".join(str(exc).split())  # one line, whatever the library put in its message
+        words = f"minebot failed unexpectedly ({said}); please report it with the output of 'minebot -vv ...'"
+        print(error_line(args.command, exc, args.verbose, words), file=sys.stderr)
+        return 1
+
+
+class PlainFormatter(logging.Formatter):
+    """A log line as a user reads it: ``minebot COMMAND: warning: ...`` (the module's name only with -v)."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__()
+        self.command = command
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"minebot {self.command}: {record.levelname.lower()}: {record.getMessage()}"
+
+
+def os_words(exc: OSError) -> str:
+    """An operating-system error in words: what it said and about which file ("Permission denied: 'x'")."""
+    words = exc.strerror or str(exc)
+    names = [name for name in (exc.filename, exc.filename2) if name is not None]
+    return f"{words}: {' -> '.join(repr(str(name)) for name in names)}" if names else words
+
+
+def error_line(command: str, exc: BaseException, verbose: int, words: str | None = None) -> str:
+    """The one line an error is reported in: the words (the exception's message unless given), and the
+    exception's class name only when asked for more output (``-v``)."""
+    said = str(exc) if words is None else words
+    return f"minebot {command}: error: " + (f"{type(exc).__name__}: {said}" if verbose else said)
 
 
 if __name__ == "__main__":  # pragma: no cover

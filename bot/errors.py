@@ -87,5 +87,9 @@ class InputError(MinebotError):
     """A click could not be sent, or was refused because it fell outside the recognised board."""
 
 
+class UsageError(MinebotError, ValueError):
+    """Options that cannot go together or do not fit (``--mines 1000`` on a 9x9 sim): exit status 2."""
+
+
 class AbortedError(MinebotError):
     """The run was stopped on purpose: the fail-safe corner, Ctrl-C or a time limit."""

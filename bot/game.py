@@ -71,6 +71,17 @@ class FirstClickRule(str, Enum):
     NONE = "none"
     """No protection: the first click may hit a mine."""
 
+    @property
+    def words(self) -> str:
+        """The rule said plainly, for a user who never heard its name."""
+        return {
+            "safe": "the first click is never on a mine",
+            "zero": "the first click always opens an area (no mine on it or around it)",
+            "winxp": "the first click is never on a mine (one there moves to the top-left corner, as in "
+            "Windows XP)",
+            "none": "the first click may hit a mine",
+        }[self.value]
+
 
 def find_rule(name: str | FirstClickRule) -> FirstClickRule:
     """The first-click rule for a name such as ``"safe"``; raises ``ValueError`` for an unknown one."""

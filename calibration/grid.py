@@ -21,6 +21,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
+from bot.vision.grid import MIN_SIDE
 
 LOGGER = logging.getLogger(__name__)
 
@@ -288,14 +289,18 @@ def find_lattice(image: np.ndarray) -> Geometry:
     """The board's geometry on ``image`` (BGR), found from its periodic cell boundaries alone.
 
     Raises:
-        BoardNotFoundError: when no grid of at least 2 x 2 cells is found.
+        BoardNotFoundError: when no grid of at least :data:`~bot.vision.grid.MIN_SIDE` cells each way is
+            found (the least ``play`` takes for a board: a strip of buttons and text fields is none).
     """
     ex, ey = edge_maps(image)
     ax, ay = _lattice(image, ex, ey)
     mask, r_first, c_first = _slot_map(ex, ey, ax, ay)
     r, c, rows, cols = largest_rectangle(mask)
-    if rows < 2 or cols < 2:
-        raise BoardNotFoundError(f"no board of at least 2x2 cells found (pitch {ax.pitch:.2f} px)")
+    if rows < MIN_SIDE or cols < MIN_SIDE:
+        raise BoardNotFoundError(
+            f"no board of at least {MIN_SIDE}x{MIN_SIDE} cells found (the largest block of like cells is "
+            f"{rows}x{cols}, pitch {ax.pitch:.2f} px)"
+        )
     y0, x0 = ay.line(r_first + r), ax.line(c_first + c)
     # The phase first: cells cut a pixel off carry their neighbour's line, so rim cells (whose outer
     # line is the frame) would not look like the board's and the board would not grow to them.

@@ -247,6 +247,19 @@ def test_time_limit_stops_cleanly():
     assert isinstance(summary, SessionSummary) and "time limit" in summary.stopped
 
 
+def test_no_wait_outlasts_the_time_limit():
+    """A politeness delay of 10^20 s stops the session at its 25 s limit, not after the delay."""
+    client = sim("beginner")
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    options = PlayOptions(games=3, time_limit=25, delay=1e20)
+    summary = Player(client.capture, client.input, options, clock=lambda: now[0], sleep=sleep).run()
+    assert "time limit of 25 s reached" in summary.stopped and now[0] == pytest.approx(25)
+
+
 def test_aborted_error_from_input_stops_the_session():
     client = sim()
 
@@ -264,13 +277,31 @@ def test_cli_plays_the_sim_and_logs_results(tmp_path, capsys):
     code = main(["play", "--client", "sim", "--level", "beginner", "--games", "2", "--results-log", str(log)])
     out = capsys.readouterr().out
     assert code == 0 and "games 2, wins" in out and "per move ms" in out
-    played = "played 2 beginner game(s) (9x9, 10 mines) on the simulated client with first-click rule winxp"
-    assert played in out and "skin classic, seed 0" in out
+    assert "played: a 9x9 board with 10 mines, skin classic" in out
+    assert "the simulated client dealt 2 beginner game(s): 9 rows by 9 columns with 10 mines" in out
+    assert "classic skin (seed 0)" in out and "in its games the first click is never on a mine" in out
+    assert "winxp" not in out and "as observed" not in out  # said in words, not in the rules' names
     assert "add --show" in out and "add --save-frames DIR" in out
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert [line["game"] for line in lines] == [0, 1]
     assert all(line["status"] in ("won", "lost") for line in lines)
     assert all(line["board"] == "9x9/10" and line["skin"] == "classic" and line["rule"] for line in lines)
+
+
+def test_cli_show_prints_the_board_each_game_ended_on_and_how(tmp_path, capsys):
+    log = tmp_path / "results.jsonl"
+    argv = ["play", "--client", "sim", "--level", "beginner", "--games", "2", "--show"]
+    assert main([*argv, "--results-log", str(log)]) == 0
+    out = capsys.readouterr().out
+    ends = [json.loads(line)["status"] for line in log.read_text().splitlines()]
+    blocks = out.split("\n\n")
+    shown = [b.splitlines() for b in blocks if b.splitlines()[-1:] in (["game won"], ["game lost"])]
+    assert [lines[-1] for lines in shown] == [f"game {status}" for status in ends]
+    for lines, status in zip(shown, ends, strict=True):
+        board = Board.from_text("\n".join(lines[:-1]))
+        assert board.shape == (9, 9)
+        assert (status == "lost") == bool((board.cells == Cell.EXPLODED).any())  # the end, not a move
+        assert status == "lost" or not board.covered_mask().sum() > 10  # a won board: only mines covered
 
 
 def test_cli_refuses_a_non_standard_board_without_mines(capsys):
@@ -1744,3 +1775,19 @@ def test_a_flag_drawn_over_a_new_game_for_a_few_frames_only_is_waited_out():
     summary = Player(capture, client.input, options, sleep=lambda s: None).run()
     assert summary.stopped is None and summary.games == 2 and client.keys == []
     assert all(r.error is None and r.status in ("won", "lost") for r in summary.results)
+
+
+def test_the_summary_says_what_was_played_in_words_even_when_nothing_was_read():
+    from bot.agent.results import GameResult
+
+    def played(**fields) -> str:
+        return SessionSummary([GameResult(game=0, status="error", seconds=1.0, **fields)]).played()
+
+    assert played(board="16x30/99", skin="classic", rule="safe") == (
+        "a 16x30 board with 99 mines, skin classic, first-click rule safe"
+    )
+    assert (
+        played(board="15x15/?", skin="generic")
+        == "a 15x15 board, mine count unknown, skin generic, first-click rule ?"
+    )
+    assert played() == "no board read, skin ?, first-click rule ?"  # was "board , skin , first-click rule ?"

@@ -70,3 +70,16 @@ def test_games_record_processor_time():
 def test_sample_positions_are_midgame():
     boards = sample_positions(BenchOptions(BEGINNER, FirstClickRule.SAFE, 3, seed=4))
     assert boards and all(not b.is_fresh() and not b.is_lost() and not b.is_won() for b in boards)
+
+
+def test_no_more_workers_than_games_or_processors():
+    """``--workers 10**20`` started processes until the machine gave out: the pool is capped."""
+    import os
+
+    from bot.bench import pool_size
+
+    many = BenchOptions(BEGINNER, FirstClickRule.SAFE, 3, seed=1, workers=10**20)
+    assert pool_size(many) == min(3, os.cpu_count() or 1)
+    endless = BenchOptions(BEGINNER, FirstClickRule.SAFE, 10**20, seed=1, workers=10**20)
+    assert pool_size(endless) == (os.cpu_count() or 1)
+    assert pool_size(BenchOptions(BEGINNER, FirstClickRule.SAFE, 100, seed=1, workers=1)) == 1

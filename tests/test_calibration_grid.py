@@ -9,7 +9,7 @@ from styles import EXTRA_LOOKS, LOOKS, mid_game, screenshot
 
 from bot.errors import BoardNotFoundError
 from calibration.cluster import cluster, count_groups, cut_cells, features, split_by_slope
-from calibration.grid import estimate_pitch, find_grid, largest_rectangle
+from calibration.grid import estimate_pitch, find_grid, find_lattice, largest_rectangle
 
 BOARD = mid_game(10, 16, 40, seed=11)
 
@@ -127,3 +127,31 @@ def test_real_captures_every_size(png):
         rect = found.cell_rect(cell)
         assert abs(rect.left - (left + cell[1] * pitch)) <= 0.2 * pitch
         assert abs(rect.top - (top + cell[0] * pitch)) <= 0.2 * pitch
+
+
+def _toolbar() -> np.ndarray:
+    """A dialog's strip: three raised labelled buttons over three sunken text fields (2x3 like boxes)."""
+    image = np.full((200, 400, 3), 212, np.uint8)
+    for c, label in enumerate(("New", "Open", "Save")):
+        x = 60 + c * 90
+        cv2.rectangle(image, (x, 50), (x + 86, 96), (255, 255, 255), -1)
+        cv2.rectangle(image, (x + 2, 52), (x + 86, 96), (128, 128, 128), -1)
+        cv2.rectangle(image, (x + 2, 52), (x + 84, 94), (212, 212, 212), -1)
+        cv2.putText(image, label, (x + 18, 80), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1)
+        cv2.rectangle(image, (x, 100), (x + 86, 146), (128, 128, 128), -1)
+        cv2.rectangle(image, (x + 2, 102), (x + 86, 146), (255, 255, 255), -1)
+        cv2.putText(image, str(10 * c + 5), (x + 8, 130), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1)
+    return image
+
+
+def test_a_strip_of_buttons_and_text_fields_is_no_board(tmp_path, capsys):
+    """calibrate took the 2x3 boxes for a board; play takes nothing under MIN_SIDE x MIN_SIDE, nor does it."""
+    from bot.cli import main
+    from bot.vision.grid import MIN_SIDE
+
+    with pytest.raises(BoardNotFoundError, match=f"at least {MIN_SIDE}x{MIN_SIDE} cells found .*is 2x2"):
+        find_lattice(_toolbar())
+    path = tmp_path / "toolbar.png"
+    cv2.imwrite(str(path), _toolbar())
+    assert main(["calibrate", str(path), "--name", "tb", "--out", str(tmp_path / "skin"), "--yes"]) == 1
+    assert "no board" in capsys.readouterr().err and not (tmp_path / "skin").exists()

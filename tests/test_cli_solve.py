@@ -17,6 +17,7 @@ def test_solve_prints_grid_and_move(capsys):
     assert out[0] == "3x3 board, mines: 1, rule: safe"
     assert out[1:4] == ["    0    1   0%", "    0    1 100%", "    0    1   0%"]
     assert out[4].startswith("move: open (0, 2) p=0.00: ")
+    assert out[5] == "(cells are (row, col), each counted from 0: (0, 0) is the top-left cell)"
 
 
 def test_solve_json(capsys):
@@ -50,6 +51,13 @@ def test_solve_errors(capsys, tmp_path):
     bad.write_text("1.\n.?\n")
     assert main(["solve", str(bad)]) == 1
     assert "line 2, column 2" in capsys.readouterr().err
+    binary = tmp_path / "shot.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    assert main(["solve", str(binary)]) == 1
+    assert f"{str(binary)!r} is not a board file: it is not text" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["solve", str(BOARDS / "subset.txt"), "--mines", "-1"])
+    assert info.value.code == 2 and "expected a whole number >= 0, got '-1'" in capsys.readouterr().err
     over = tmp_path / "over.txt"
     over.write_text("1*\n..\n")
     assert main(["solve", str(over), "--mines", "1"]) == 1

@@ -14,7 +14,7 @@ from bot.board import Board
 from bot.capture import ReplayCapture
 from bot.cli import main
 from bot.commands.record import RecordOptions, record
-from bot.game import GameStatus
+from bot.game import Game, GameStatus
 from bot.render import render_screen
 from bot.vision.cases import stage_boards
 
@@ -46,7 +46,7 @@ def test_json_reports_each_frame_and_exits_1_for_the_bad_one(frames, capsys):
     assert lost["status"] == "lost" and lost["move"] is None
     assert lost["board"] == truth[3].board.to_text().splitlines()
     assert empty["source"] == "c_empty.png"
-    assert empty["error"].startswith("BoardNotFoundError: no 'classic' board found")
+    assert empty["error"].startswith("no 'classic' board found")  # in words: no class name
 
 
 def test_text_output_shows_board_status_and_move(frames, capsys):
@@ -176,10 +176,28 @@ def test_a_non_standard_size_needs_mines(tmp_path, capsys):
     cv2.imwrite(str(path), image)
     assert main(["dry-run", str(path), "--json"]) == 1
     frame = json.loads(capsys.readouterr().out)["frames"][0]
-    assert "not a standard level: give the mine count with --mines" in frame["error"]
+    said = "not a standard level, and no mine counter was read beside it: give the mine count with --mines"
+    assert said in frame["error"]
     assert main(["dry-run", str(path), "--json", "--mines", "4"]) == 0
     frame = json.loads(capsys.readouterr().out)["frames"][0]
     assert frame["mines"] == 4 and frame["move"] is not None
+
+
+def test_a_non_standard_size_takes_its_mines_from_the_counter(tmp_path, capsys):
+    """minesweeper.online's 15x15 board with its counter showing 80 less the flags: dry-run reads it as
+    play does, the mines left plus the flags on the board."""
+    game = Game(15, 15, 80, seed=3)
+    game.open((14, 11))
+    game.flag(next((r, c) for r, c in zip(*np.nonzero(game.layout), strict=True)))
+    image, _ = render_screen(game.board, "classic", 1.0, seed=4, screen_size=(800, 600))
+    assert len(game.board.flagged()) == 1 and game.status is GameStatus.PLAYING  # the counter shows 79
+    path = tmp_path / "online15.png"
+    cv2.imwrite(str(path), image)
+    for skin in ("auto", "classic"):
+        assert main(["dry-run", str(path), "--json", "--skin", skin]) == 0
+        frame = json.loads(capsys.readouterr().out)["frames"][0]
+        assert (frame["rows"], frame["cols"], frame["mines"]) == (15, 15, 80)
+        assert frame["move"] is not None
 
 
 def test_a_missing_path_is_an_error(tmp_path, capsys):

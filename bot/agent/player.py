@@ -17,6 +17,7 @@ as located at that moment.
 from __future__ import annotations
 
 import logging
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -98,6 +99,7 @@ class Player(Locating, Seeing, NewGames):
         clock: Callable[[], float] = time.perf_counter,
         sleep: Callable[[float], None] = time.sleep,
         on_move: Callable[[Board, list[Move]], None] | None = None,
+        on_end: Callable[[Board, GameStatus], None] | None = None,
     ) -> None:
         self.capture = capture
         self.mouse = mouse
@@ -106,6 +108,8 @@ class Player(Locating, Seeing, NewGames):
         self.clock = clock
         self._sleep = sleep
         self.on_move = on_move
+        self.on_end = on_end
+        """Told each game's last board and how it ended (won or lost), as ``on_move`` is told each move."""
         self.skin = None
         self.geometry: Geometry | None = None
         """Board geometry in screen coordinates."""
@@ -251,17 +255,26 @@ class Player(Locating, Seeing, NewGames):
 
     def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` (with the injected ``sleep``); every wait first checks for a Ctrl-C whose
-        ``KeyboardInterrupt`` was lost (:func:`~bot.agent.stopping.check_stop`)."""
+        ``KeyboardInterrupt`` was lost (:func:`~bot.agent.stopping.check_stop`), and none outlasts the
+        time limit (a long ``--delay`` stops the session at its limit, not after the delay)."""
         check_stop()
+        left = self._time_left()
+        if seconds > left:
+            self._sleep(max(0.0, left))
+            raise AbortedError(f"time limit of {self.options.time_limit:g} s reached")
         self._sleep(seconds)
+
+    def _time_left(self) -> float:
+        """Seconds until the time limit (infinite with none)."""
+        limit = self.options.time_limit
+        return math.inf if limit is None else limit - (self.clock() - self._started)
 
     def _check_limits(self) -> None:
         """At every step: stop on a Ctrl-C (also one whose ``KeyboardInterrupt`` was lost) or when the
         time limit is reached."""
         check_stop()
-        limit = self.options.time_limit
-        if limit is not None and self.clock() - self._started > limit:
-            raise AbortedError(f"time limit of {limit:g} s reached")
+        if self._time_left() < 0:
+            raise AbortedError(f"time limit of {self.options.time_limit:g} s reached")
 
     def rule(self) -> FirstClickRule:
         """The first-click rule to play by: the one given, else as observed so far."""
@@ -354,6 +367,8 @@ class Player(Locating, Seeing, NewGames):
                 result.status = sight.status.value
                 result.ended_by = sight.ended_by
                 self._last_board = sight.board
+                if self.on_end:
+                    self.on_end(sight.board, sight.status)
                 return
             if self.on_move:
                 self.on_move(sight.board, moves)

@@ -106,7 +106,10 @@ class SessionSummary:
             return ""
         last = self.results[-1]
         rules = sorted({r.rule for r in self.results if r.rule})
-        return f"board {last.board}, skin {last.skin}, first-click rule {' then '.join(rules) or '?'}"
+        size, _, mines = last.board.partition("/")
+        count = f" with {mines} mines" if mines.isdigit() else ", mine count unknown"
+        board = f"a {size} board{count}" if size else "no board read"
+        return f"{board}, skin {last.skin or '?'}, first-click rule {' then '.join(rules) or '?'}"
 
     def format(self) -> str:
         if not self.results:

@@ -1,14 +1,45 @@
-"""One module per ``minebot`` subcommand; see :mod:`bot.cli` for the contract each follows."""
+"""One module per ``minebot`` subcommand; see :mod:`bot.cli` for the contract each follows.
+
+The argparse types here turn a value that cannot be meant (a negative count, ``nan`` seconds) into a
+usage error that says what was expected, before any work starts.
+"""
 
 import argparse
+import math
+from collections.abc import Callable
+from typing import TypeVar
+
+Number = TypeVar("Number", int, float)
+
+
+def _number(
+    text: str, kind: Callable[[str], Number], fits: Callable[[Number], bool], expected: str
+) -> Number:
+    """``text`` read by ``kind`` when ``fits`` accepts it; else a usage error saying what was expected."""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not fits(value):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+    return value
 
 
 def positive(text: str) -> int:
     """argparse type for a count of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
+    return _number(text, int, lambda value: value >= 1, "a whole number >= 1")
+
+
+def count(text: str) -> int:
+    """argparse type for a count of 0 or more (mines, a seed, disturbances)."""
+    return _number(text, int, lambda value: value >= 0, "a whole number >= 0")
+
+
+def seconds(text: str) -> float:
+    """argparse type for a duration: a number of seconds, 0 or more."""
+    return _number(text, float, lambda value: 0 <= value < math.inf, "a number of seconds >= 0")
+
+
+def scale(text: str) -> float:
+    """argparse type for a display scale: a number above 0 (1.25 for 125%)."""
+    return _number(text, float, lambda value: 0 < value < math.inf, "a scale above 0 (1.25 for 125%)")

@@ -14,7 +14,7 @@ import sys
 
 from bot.bench import BenchOptions, BenchResult, play_game, run_bench
 from bot.board import Coord
-from bot.commands import positive
+from bot.commands import count, positive
 from bot.commands.solve import rule_argument
 from bot.game import FirstClickRule, Level, find_level
 from bot.progress import Progress
@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="safe, zero, winxp or none (default: safe)",
     )
     parser.add_argument("--games", type=positive, default=1000, help="games to play (default: 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default: 0)")
+    parser.add_argument("--seed", type=count, default=0, help="game i uses seed SEED+i (default: 0)")
     parser.add_argument("--workers", type=positive, default=1, help="worker processes (default: 1)")
     parser.add_argument(
         "--first-click",

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from bot.board import Cell
+from bot.commands import count, positive
 from bot.game import FirstClickRule
 from calibration.interactive import ask_unsure
 from calibration.pipeline import Analysis
@@ -60,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     sheet = parser.add_argument_group("sprite sheets")
     sheet.add_argument("--sprite-sheet", metavar="FILE", help="read the tiles from one published skin image")
-    sheet.add_argument("--cell-size", type=int, help="tile size in the sheet, in px (16 for Minesweeper X)")
+    sheet.add_argument(
+        "--cell-size", type=positive, help="tile size in the sheet, in px (16 for Minesweeper X)"
+    )
     sheet.add_argument(
         "--layout",
         default="msx",
@@ -77,8 +80,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --live: open cells of a fresh game to see more states",
     )
-    live.add_argument("--clicks", type=int, default=12, help="most cells --play-to-learn opens (default 12)")
-    live.add_argument("--seed", type=int, default=0, help="seed for the cells --play-to-learn picks")
+    live.add_argument(
+        "--clicks", type=count, default=12, help="most cells --play-to-learn opens (default 12)"
+    )
+    live.add_argument("--seed", type=count, default=0, help="seed for the cells --play-to-learn picks")
 
 
 def _options(args: argparse.Namespace) -> CalibrateOptions:

@@ -4,7 +4,8 @@ PATH is a screenshot (PNG, JPEG, BMP), a folder of them (name order) or an anima
 For every frame minebot finds the board, reads every cell, reads the status, and asks the solver for
 its move. A frame with no board or an unreadable cell reports why; the others still run, and the
 exit status is 1 if any frame failed. The mine count defaults to the standard level's for the board
-size (9x9: 10, 16x16: 40, 16x30: 99); other sizes need --mines. The first-click rule defaults to the
+size (9x9: 10, 16x16: 40, 16x30: 99), else to the client's mine counter (mines left plus flags) when one
+is read beside the board, as in play; otherwise give --mines. The first-click rule defaults to the
 skin's.
 """
 
@@ -13,11 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from bot.board import Board
 from bot.capture import ReplayCapture
+from bot.cli import error_line
+from bot.commands import count
 from bot.errors import MinebotError, RecognitionError
 from bot.game import FirstClickRule, GameStatus, find_rule
 from bot.progress import Progress
@@ -47,12 +53,20 @@ class FrameResult:
     source: str
     reading: Reading | None = None
     move: Any = None
-    error: str | None = None
+    failure: MinebotError | None = None
+    """What stopped the frame (its message says it in words; its class shows only with ``-v``)."""
+    annotation: Path | None = None
+    """The annotated picture written for it (``--annotate``)."""
+
+    @property
+    def error(self) -> str | None:
+        """The error that stopped the frame, in words, or ``None``."""
+        return None if self.failure is None else str(self.failure)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``{"source", "rows", "cols", "board", "status", "skin", "move"}``)."""
         if self.reading is None:
-            return {"source": self.source, "error": self.error}
+            return {"source": self.source, "error": self.error, **self._annotation()}
         r = self.reading
         out: dict[str, Any] = {
             "source": self.source,
@@ -74,7 +88,10 @@ class FrameResult:
         }
         if self.error:
             out["error"] = self.error
-        return out
+        return out | self._annotation()
+
+    def _annotation(self) -> dict[str, str]:
+        return {} if self.annotation is None else {"annotation": str(self.annotation)}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,10 +101,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mines",
-        type=int,
+        type=count,
         default=None,
         metavar="N",
-        help="total mines (default: from a standard board size)",
+        help="total mines (default: the standard level's for the board size, else the client's mine counter)",
     )
     parser.add_argument(
         "--rule",
@@ -101,8 +118,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write a PNG per frame: the board enlarged, readings, mine odds, the move, unsure cells",
+        help="write a PNG per frame into DIR (made if missing): the board enlarged, readings, mine odds, the "
+        "move, unsure cells",
     )
+
+
+def _count_mines(image: Any, result: FrameResult) -> None:
+    """Give a reading with no mine total (not a standard size, no --mines) the one its counter shows,
+    as ``play`` does: the mines left plus the flags on the board, when a counter is read beside it."""
+    from bot.vision.read import counted_mines
+
+    reading = result.reading
+    if reading is None or reading.board.mines is not None:
+        return
+    total = counted_mines(image, reading.cells)
+    if total is not None:
+        result.reading = replace(reading, board=Board(reading.board.cells, total))
 
 
 def _solve(result: FrameResult, options: DryRunOptions) -> Any:
@@ -116,7 +147,8 @@ def _solve(result: FrameResult, options: DryRunOptions) -> Any:
         return None
     if board.mines is None:
         raise MinebotError(
-            f"the board is {board.rows}x{board.cols}, not a standard level: give the mine count with --mines"
+            f"the board is {board.rows}x{board.cols}, not a standard level, and no mine counter was read "
+            "beside it: give the mine count with --mines"
         )
     rule = options.rule or reading.skin.first_click_rule
     result.move = choose_move(board, board.mines, rule.value)
@@ -141,7 +173,7 @@ def _cells_to_draw(image: Any, result: FrameResult, skin: str) -> CellReading | 
     """The cells to picture: the reading's, or for a board with unreadable cells the located grid's."""
     if result.reading is not None:
         return replace(result.reading.cells, geometry=result.reading.geometry)  # with the face found
-    if result.error is None or not result.error.startswith(RecognitionError.__name__):
+    if not isinstance(result.failure, RecognitionError):
         return None
     try:
         location = find_board(image, skin)
@@ -184,19 +216,24 @@ def dry_run(options: DryRunOptions, progress: Progress | None = None) -> list[Fr
                 image = capture.current()
                 try:
                     result.reading = read_screen(image, options.skin, options.mines)
+                    _count_mines(image, result)
                     probabilities = _solve(result, options)
                 except MinebotError as exc:
-                    result.error = f"{type(exc).__name__}: {exc}"
-                    LOGGER.info("frame %s: %s", result.source, result.error)
+                    result.failure = exc
+                    LOGGER.info("frame %s: %s: %s", result.source, type(exc).__name__, exc)
                 cells = _cells_to_draw(image, result, options.skin) if options.annotate else None
                 if options.annotate is not None and cells is not None:
-                    _annotate(options.annotate, len(results), image, result, cells, probabilities)
+                    result.annotation = _annotate(
+                        options.annotate, len(results), image, result, cells, probabilities
+                    )
                 if progress is not None:
                     progress.update()
     return results
 
 
-def _print_text(results: list[FrameResult]) -> None:
+def _print_text(results: list[FrameResult], verbose: int) -> None:
+    """Each frame's board, status and move on stdout; a frame's error on stderr, in words (its class
+    name with ``-v``), each flushed so the two streams interleave in order on a terminal."""
     for result in results:
         print(f"== {result.source}")
         if result.reading is not None:
@@ -210,8 +247,38 @@ def _print_text(results: list[FrameResult]) -> None:
                 print(f"move: {result.move}")
             elif result.error is None:
                 print("move: none, the game is over")
-        if result.error is not None:
-            print(f"error: {result.error}")
+        if result.failure is not None:
+            sys.stdout.flush()
+            print(
+                error_line(NAME, result.failure, verbose, f"{result.source}: {result.failure}"),
+                file=sys.stderr,
+            )
+            sys.stderr.flush()
+    written = [r.annotation for r in results if r.annotation is not None]
+    if written:
+        print(f"annotated pictures: {len(written)} written to {written[0].parent}/ ({written[0].name} ..)")
+
+
+def annotate_folder(path: Path) -> Path:
+    """The folder ``--annotate`` names, made if missing (before any frame is read, so a bad one costs
+    nothing).
+
+    Raises:
+        MinebotError: the path is a file, or the folder cannot be made (saying why).
+    """
+    if path.exists() and not path.is_dir():
+        raise MinebotError(
+            f"--annotate {str(path)!r} is a file, not a folder: name a folder to write the pictures in"
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MinebotError(
+            f"--annotate: cannot make the folder {str(path)!r}: {exc.strerror or exc}"
+        ) from exc
+    if not os.access(path, os.W_OK):
+        raise MinebotError(f"--annotate: the folder {str(path)!r} cannot be written to")
+    return path
 
 
 def _count_frames(paths: tuple[str, ...]) -> int:
@@ -229,15 +296,18 @@ def run(args: argparse.Namespace) -> int:
         mines=args.mines,
         rule=find_rule(args.rule) if args.rule else None,
         json=args.json,
-        annotate=args.annotate,
+        annotate=None if args.annotate is None else annotate_folder(args.annotate),
     )
     with Progress(_count_frames(options.paths), "frames") as progress:
         results = dry_run(options, progress)
     if options.json:
         print(json.dumps({"frames": [r.to_dict() for r in results]}, indent=2))
     else:
-        _print_text(results)
+        _print_text(results, getattr(args, "verbose", 0))
     failed = [r for r in results if r.error is not None]
     if failed:
-        LOGGER.warning("%d of %d frame(s) failed", len(failed), len(results))
+        print(
+            f"minebot {NAME}: {len(failed)} of {len(results)} frame(s) failed",
+            file=sys.stderr,
+        )
     return 1 if failed else 0

@@ -17,13 +17,14 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from bot.agent import Player, PlayOptions, SessionSummary, make_dpi_aware, parse_new_game
 from bot.board import Board
-from bot.commands import positive
-from bot.errors import MinebotError
-from bot.game import FirstClickRule, find_level, find_rule
+from bot.commands import count, positive, scale, seconds
+from bot.errors import MinebotError, UsageError
+from bot.game import LEVELS, FirstClickRule, GameStatus, Level, find_level, find_rule
 from bot.solver import Move
 
 NAME = "play"
@@ -57,10 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mines",
-        type=int,
+        type=count,
         default=None,
         metavar="N",
-        help="total mines (default: the standard level's count for the board size)",
+        help="total mines (default: the standard level's count for the board size, else the client's "
+        "counter); with --client sim, the sim's mine count",
     )
     parser.add_argument(
         "--rule",
@@ -88,7 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cover-wait",
-        type=float,
+        type=seconds,
         default=10.0,
         metavar="S",
         help="how long to wait for a board that is covered or gone before stopping (default 10)",
@@ -111,7 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--delay",
-        type=float,
+        type=seconds,
         default=0.0,
         metavar="S",
         help="politeness delay between clicks in seconds (default 0)",
@@ -124,7 +126,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--save-frames", type=Path, default=None, metavar="DIR", help="save every frame read as a PNG in DIR"
     )
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="stop after S seconds")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="stop after S seconds")
     parser.add_argument(
         "--results-log",
         type=Path,
@@ -132,11 +134,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=f"append one JSON line per game (default {default_results_log()})",
     )
-    parser.add_argument("--seed", type=int, default=0, help="the sim's seed (default 0)")
-    parser.add_argument("--scale", type=float, default=1.0, help="the sim's display scale (default 1.0)")
+    parser.add_argument("--seed", type=count, default=0, help="the sim's seed (default 0)")
+    parser.add_argument("--scale", type=scale, default=1.0, help="the sim's display scale (default 1.0)")
     parser.add_argument(
         "--disturb",
-        type=int,
+        type=count,
         default=0,
         metavar="N",
         help="the sim's window is moved N times and covered N times a game (default 0)",
@@ -173,6 +175,12 @@ def _printer(board: Board, moves: list[Move]) -> None:
     print(flush=True)
 
 
+def _print_end(board: Board, status: GameStatus) -> None:
+    """The board a game ended on, and how (``--show``): the move before it is not its last sight."""
+    print(board.to_text())
+    print(f"game {status.value}", end="\n\n", flush=True)
+
+
 def restart_hook(command: str) -> Callable[[], None]:
     """A hook that runs ``command`` (split like a shell would, not run by one) to restart the client;
     it must return once the new client is started (background it with ``sh -c '... &'``).
@@ -194,17 +202,49 @@ def restart_hook(command: str) -> Callable[[], None]:
     return restart
 
 
-def sim_note(summary: SessionSummary, args: argparse.Namespace, rule: str) -> str:
-    """What the simulated client played (level, its first-click ``rule``, skin, seed), and how to watch
-    a game or keep its frames."""
-    level = find_level(args.level or "expert")
-    name = level.name if level.name in ("beginner", "intermediate", "expert") else "custom"
-    observed = ", ".join(sorted({r.rule for r in summary.results if r.rule})) or "-"
-    how = "as told" if args.rule else "as observed"
+def sim_level(level: str | None, mines: int | None) -> Level:
+    """The simulated client's level: ``--level`` (default expert), with ``--mines`` as its mine count.
+
+    Raises:
+        UsageError: for an unknown level, or more mines than the board has cells to hide them in.
+    """
+    try:
+        chosen = find_level(level or "expert")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if mines is None or mines == chosen.mines:
+        return chosen
+    rows, cols = chosen.rows, chosen.cols
+    if mines >= rows * cols:
+        raise UsageError(
+            f"--mines {mines} does not fit the simulated {rows}x{cols} board ({rows * cols} cells): give "
+            f"at most {rows * cols - 1}, or a larger --level (ROWSxCOLS/MINES)"
+        )
+    return Level(f"{rows}x{cols}/{mines}", rows, cols, mines)
+
+
+def sim_skin(skin: str) -> str:
+    """The skin the simulated client draws in: the one named, or ``classic`` for ``auto``."""
+    return "classic" if skin == "auto" else skin
+
+
+def sim_note(summary: SessionSummary, args: argparse.Namespace, level: Level, rule: FirstClickRule) -> str:
+    """What the simulated client played, in plain words (its level, its first-click rule and what
+    minebot took it to be), and how to watch a game or keep its frames."""
+    name = level.name if level.name in LEVELS else "custom"
+    skin = summary.results[-1].skin if summary.results else sim_skin(args.skin)
+    played = [r.rule for r in summary.results if r.rule]
+    if args.rule:
+        assumed = f"minebot was told so (--rule {args.rule})"
+    elif played and played[-1] == rule.value:
+        assumed = "minebot worked that out by watching its first clicks"
+    else:
+        last = find_rule(played[-1]) if played else FirstClickRule.SAFE
+        assumed = f"minebot, not yet sure of more from the games it saw, played as if {last.words}"
     lines = [
-        f"played {summary.games} {name} game(s) ({level.rows}x{level.cols}, {level.mines} mines) on the "
-        f"simulated client with first-click rule {rule} (minebot played by {observed}, {how}), skin "
-        f"{summary.results[-1].skin if summary.results else args.skin}, seed {args.seed}",
+        f"the simulated client dealt {summary.games} {name} game(s): {level.rows} rows by {level.cols} "
+        f"columns with {level.mines} mines, drawn in the {skin} skin (seed {args.seed})",
+        f"in its games {rule.words}; {assumed}",
     ]
     if not args.show:
         lines.append("watch a game move by move: add --show")
@@ -217,18 +257,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = options_from(args)
     except ValueError as exc:
-        raise MinebotError(str(exc)) from exc
+        raise UsageError(str(exc)) from exc
     on_move = _printer if (args.show or args.dry_run) else None
     if args.client == "sim":
         from bot.mock import Disturbances, SimClient
 
-        level = args.level or "expert"
+        level = sim_level(args.level, args.mines)
+        options = replace(options, mines=level.mines)
         client = SimClient(
             level,
             rule=options.rule,
             seed=args.seed,
             scale=args.scale,
-            skin="classic" if args.skin == "auto" else args.skin,
+            skin=sim_skin(args.skin),
             disturbances=Disturbances(moves=args.disturb, covers=args.disturb, seed=args.seed),
         )
         capture, mouse = client.capture, client.input
@@ -241,10 +282,12 @@ def run(args: argparse.Namespace) -> int:
         mouse = RecordingInput() if args.dry_run else PyAutoGuiInput()
     with capture, mouse:
         restart = restart_hook(args.restart_command) if args.restart_command else None
-        summary = Player(capture, mouse, options, restart=restart, on_move=on_move).run()
+        summary = Player(
+            capture, mouse, options, restart=restart, on_move=on_move, on_end=_print_end if on_move else None
+        ).run()
     print(summary.format())
     if args.client == "sim":
-        print(sim_note(summary, args, client.rule.value))
+        print(sim_note(summary, args, level, client.rule))
     print(f"results appended to {options.results_log}")
     if summary.interrupted:
         return 130  # as a shell's interrupted command, after the summary of the games so far

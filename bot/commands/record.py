@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.capture import CaptureBackend, open_capture
-from bot.commands import positive
+from bot.commands import positive, seconds
 from bot.errors import CaptureError
 from bot.progress import Progress
 
@@ -33,14 +33,6 @@ class RecordOptions:
     frames: int
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number >= 0."""
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
@@ -50,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="folder for the PNGs (default ./recording)",
     )
     parser.add_argument(
-        "--interval", type=positive_float, default=1.0, metavar="S", help="seconds between frames (default 1)"
+        "--interval", type=seconds, default=1.0, metavar="S", help="seconds between frames (default 1)"
     )
     parser.add_argument(
         "--frames", type=positive, default=10, metavar="N", help="frames to save (default 10)"

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.board import Board, Cell
+from bot.commands import count
 from bot.errors import BoardFormatError
 from bot.game import FirstClickRule, find_rule
 from bot.solver import POLICIES, choose_moves, probability_grid
@@ -40,7 +41,7 @@ class SolveOptions:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("board", metavar="BOARD.txt", help="board text file, or - for stdin")
-    parser.add_argument("--mines", type=int, help="total mines (default: the file's '# mines: N' comment)")
+    parser.add_argument("--mines", type=count, help="total mines (default: the file's '# mines: N' comment)")
     parser.add_argument(
         "--rule",
         type=rule_argument,
@@ -71,6 +72,11 @@ def read_board(path: str, mines: int | None) -> Board:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise BoardFormatError(f"cannot read board file {path!r}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise BoardFormatError(
+                f"{path!r} is not a board file: it is not text (byte {exc.start} is not UTF-8); a board is "
+                "one line of characters per row (see the README)"
+            ) from exc
     try:
         return Board.from_text(text, mines=mines)
     except BoardFormatError as exc:
@@ -126,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         print("probabilities: approximate (a region passed the work guard)")
     print(format_grid(board, probs))
     print(f"move: {moves[0]}")
+    print("(cells are (row, col), each counted from 0: (0, 0) is the top-left cell)")
     if len(moves) > 1:
         print(f"({len(moves) - 1} more certain move{'s' if len(moves) > 2 else ''}: use --json to list them)")
     return 0

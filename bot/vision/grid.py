@@ -60,6 +60,9 @@ MIN_SEED = 4
 """Linked faces needed before a group (with those on its lattice near it) is grown as a board's seed."""
 MIN_SIDE = 5
 """Fewest rows and columns of a board: a toolbar, a counter or a keypad is no board."""
+MIN_BOARD_PX = MIN_SIDE * 2 * MIN_FACE
+"""Fewest pixels across a board: :data:`MIN_SIDE` cells of the smallest face (an image narrower or lower
+holds none, and is refused before any filter runs on it)."""
 MERGE_CELLS = 3
 """Face groups on one lattice with at most this many cells between them are one board's."""
 LINKED = 3
@@ -1075,6 +1078,8 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
     (:func:`bot.vision.tiles.tile_faces`) lie outside the boards found, they are linked as faces of
     their own, and a board they make joins the board it continues. Beside a board found, only its
     surroundings (:data:`CROP_CELLS` cells) are looked at, at its pitch."""
+    if min(image.shape[:2]) < MIN_BOARD_PX:
+        return []
     gray = grey(image)
     fits = _fits(gray, find_faces(gray))
     if not fits:
@@ -1204,6 +1209,20 @@ def _union(a: GridFit, b: GridFit) -> GridFit:
 def _overlap(a: Geometry, b: Geometry) -> bool:
     ra, rb = a.region(), b.region()
     return ra.left < rb.right and rb.left < ra.right and ra.top < rb.bottom and rb.top < ra.bottom
+
+
+def refuse_too_small(image: np.ndarray) -> None:
+    """Refuse an image too small to hold a board (a 1x500 strip, an icon), saying so.
+
+    Raises:
+        BoardNotFoundError: when the image is narrower or lower than :data:`MIN_BOARD_PX`.
+    """
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_BOARD_PX:
+        raise BoardNotFoundError(
+            f"no board on the {w}x{h} image: it is too small to hold one (a board has at least "
+            f"{MIN_SIDE}x{MIN_SIDE} cells, at least {MIN_BOARD_PX}x{MIN_BOARD_PX} pixels)"
+        )
 
 
 def find_grid(image: np.ndarray) -> GridFit:

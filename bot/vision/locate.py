@@ -363,7 +363,10 @@ def _cell_edges(
 
 
 def _initial_geometry(blobs: Boxes, kinds: list[FaceKind], skin: Skin) -> Geometry | None:
-    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit."""
+    """Grid through one group of blobs: each blob's cell edges from its face offset, then a lattice fit
+    (none when the skin shows no face kind at all: a skin calibrated from a board of one look)."""
+    if not kinds:
+        return None
     rough_x, rough_y = _axis_pitch(blobs, True), _axis_pitch(blobs, False)
     left_edges, top_edges = _cell_edges(blobs, kinds, rough_x / skin.cell_size, rough_y / skin.cell_size)
     if len(left_edges) < MIN_GROUP:

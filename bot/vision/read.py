@@ -29,6 +29,7 @@ from bot.geometry import Geometry
 from bot.skin import Skin, find_skin, list_skins
 from bot.vision.classify import CellReading, classify_cells, per_skin
 from bot.vision.generic import GENERIC, GenericModel, read_cells
+from bot.vision.grid import refuse_too_small
 from bot.vision.locate import Location, face_kinds, locate_board, one_screen
 from bot.vision.naming import logic_problem, no_game_shows
 from bot.vision.status import FaceMatch, find_face, status_from_board
@@ -125,6 +126,19 @@ def load_cached(name: str) -> Skin:
     skin = find_skin(name)
     _LOADED[name] = (stamp, skin)
     return skin
+
+
+_WARNED: set[str] = set()
+"""The broken skins already named (each warning is given once per process, not once per frame)."""
+
+
+def _warn_broken(name: str, exc: MinebotError) -> None:
+    """Name a skin on the search path that cannot be loaded, once: ``auto`` goes on without it, but a
+    user who made it must learn why it is never chosen."""
+    said = f"{name}: {exc}"
+    if said not in _WARNED:
+        _WARNED.add(said)
+        LOGGER.warning("the skin %r cannot be loaded, so it is not tried: %s", name, exc)
 
 
 def _resolve(skin: Skin | str) -> Skin:
@@ -434,6 +448,7 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
         BoardNotFoundError: no skin finds a board (each skin's reason is given), or a skin finds two.
         SkinError: a named skin does not exist or is broken.
     """
+    refuse_too_small(image)
     if _wants_generic(skin):
         found = find_generic(image, skin if isinstance(skin, Skin) else None)
         return Location(found.geometry, found.cells, found.skin, found.notes)
@@ -447,6 +462,7 @@ def find_board(image: np.ndarray, skin: Skin | str = AUTO) -> Location:
             skins.append(load_cached(name))
         except MinebotError as exc:
             failures.append(f"{name}: {exc}")
+            _warn_broken(name, exc)
     small = np.ascontiguousarray(image[::PRESCORE_STRIDE, ::PRESCORE_STRIDE])
     skins.sort(key=lambda candidate: -_prescore(small, candidate))  # stable: ties keep name order
     ruled_out: list[str] = []
@@ -592,6 +608,7 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
         RecognitionError: the board was found but a cell cannot be read confidently (by either reader,
             for ``"auto"``).
     """
+    refuse_too_small(image)
     if _wants_generic(skin):
         found = find_generic(image, skin if isinstance(skin, Skin) else None)
         reading = _finish_generic(image, found, mines)
