@@ -217,10 +217,13 @@ def hard_position(
     return Board(grid.reshape(rows, cols), mines)
 
 
+_OPEN, _FLAG = Action.OPEN, Action.FLAG  # bound once: enum member look-ups are slow before Python 3.12
+
+
 def _apply(game: Game, move: Move) -> None:
-    if move.action is Action.OPEN:
+    if move.action is _OPEN:
         game.open(move.cell)
-    elif move.action is Action.FLAG:
+    elif move.action is _FLAG:
         game.flag(move.cell)
     else:
         game.chord(move.cell)

@@ -81,6 +81,8 @@ CELL_CHARS: dict[Cell, str] = {
 }
 CHAR_CELLS: dict[str, Cell] = {char: cell for cell, char in CELL_CHARS.items()}
 
+_TOP = int(max(Cell))
+"""The largest cell value (bound once: iterating the enum on every board built was most of its cost)."""
 _MINES_COMMENT = re.compile(r"#\s*mines\s*[:=]\s*(\d+)\s*$", re.IGNORECASE)
 
 
@@ -124,7 +126,7 @@ class Board:
         self.cells = np.asarray(self.cells, dtype=np.int8)
         if self.cells.ndim != 2 or self.cells.size == 0:
             raise BoardFormatError(f"a board needs a non-empty 2-D grid, got shape {self.cells.shape}")
-        if self.cells.min() < 0 or self.cells.max() > max(Cell):
+        if int(self.cells.view(np.uint8).max()) > _TOP:  # one pass: a negative value reads as >= 128
             raise BoardFormatError("cell values must be Cell members (0-13)")
         if self.mines is not None and not 0 <= self.mines <= self.cells.size:
             raise BoardFormatError(f"mine count {self.mines} does not fit a board of {self.cells.size} cells")

@@ -98,6 +98,12 @@ class GameStatus(str, Enum):
     LOST = "lost"
 
 
+# Plain ints and members bound once: an enum attribute look-up per cell dominated the flood fill.
+_COVERED, _FLAG, _EIGHT = int(Cell.COVERED), int(Cell.FLAG), int(Cell.EIGHT)
+_MINE, _EXPLODED, _WRONG_FLAG = int(Cell.MINE), int(Cell.EXPLODED), int(Cell.WRONG_FLAG)
+_PLAYING, _WON, _LOST = GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST
+
+
 class Game:
     """One simulated game. Mines are placed at the first ``open``, following the first-click rule.
 
@@ -120,10 +126,17 @@ class Game:
         self.rule = find_rule(rule)
         self.rng = np.random.default_rng(seed)
         self._nbrs = neighbour_table(rows, cols)
-        self._view = np.full(rows * cols, Cell.COVERED, dtype=np.int8)
+        # The view is a bytearray (plain-int reads and writes in the flood fill) with a numpy window
+        # on the same memory for the whole-board steps (copy for ``board``, masks at the end).
+        self._view = bytearray([_COVERED]) * (rows * cols)
+        self._grid = np.frombuffer(self._view, dtype=np.int8)
         self._mine: np.ndarray | None = None
         self._counts: np.ndarray | None = None
-        self.status = GameStatus.PLAYING
+        self._mine_at: list[bool] = []
+        self._count_at: list[int] = []
+        self._to_open = rows * cols - mines
+        """Safe cells still covered: the game is won when none is left."""
+        self.status = _PLAYING
         self.moves = 0
         if layout is not None:
             layout = np.asarray(layout, dtype=bool)
@@ -163,6 +176,8 @@ class Game:
             if (dr, dc) != (0, 0)
         )
         self._counts = np.asarray(counts, dtype=np.int8).ravel()
+        self._mine_at = mine.tolist()
+        self._count_at = self._counts.tolist()
 
     def _place_for_first_click(self, index: int) -> None:
         if self.rule is FirstClickRule.SAFE and self._mine is None:
@@ -183,7 +198,7 @@ class Game:
     @property
     def board(self) -> Board:
         """A copy of what the player sees, with the total mine count."""
-        return Board(self._view.reshape(self.rows, self.cols).copy(), self.mines)
+        return Board(self._grid.reshape(self.rows, self.cols).copy(), self.mines)
 
     @property
     def layout(self) -> np.ndarray | None:
@@ -191,7 +206,7 @@ class Game:
         return None if self._mine is None else self._mine.reshape(self.rows, self.cols).copy()
 
     def is_over(self) -> bool:
-        return self.status is not GameStatus.PLAYING
+        return self.status is not _PLAYING
 
     def _index(self, cell: Coord) -> int:
         r, c = cell
@@ -207,7 +222,7 @@ class Game:
         Opening a flagged or revealed cell, or any cell after the game ended, does nothing.
         """
         index = self._index(cell)
-        if self.status is not GameStatus.PLAYING or self._view[index] != Cell.COVERED:
+        if self.status is not _PLAYING or self._view[index] != _COVERED:
             return []
         if self.moves == 0:
             self._place_for_first_click(index)
@@ -215,37 +230,49 @@ class Game:
         return self._open_indices([index])
 
     def _open_indices(self, indices: list[int]) -> list[Coord]:
-        assert self._mine is not None and self._counts is not None
-        view, mine, counts, nbrs = self._view, self._mine, self._counts, self._nbrs
-        hit = [i for i in indices if mine[i] and view[i] == Cell.COVERED]
+        assert self._mine is not None
+        view, mine, counts, nbrs = self._view, self._mine_at, self._count_at, self._nbrs
+        if len(indices) == 1 and counts[indices[0]] and not mine[indices[0]]:  # most opens: one number
+            i = indices[0]
+            if view[i] != _COVERED:
+                return []
+            view[i] = counts[i]
+            self._count_opened(1)
+            return [divmod(i, self.cols)]
+        hit = [i for i in indices if mine[i] and view[i] == _COVERED]
         if hit:
             self._lose(hit)
             return [divmod(i, self.cols) for i in hit]
-        opened: list[int] = []
-        queue = deque(i for i in indices if view[i] == Cell.COVERED)
+        queue = deque(i for i in indices if view[i] == _COVERED)
         for i in queue:
             view[i] = counts[i]
-        opened.extend(queue)
+        opened = list(queue)
         while queue:  # iterative flood fill: no recursion limit at any size
             i = queue.popleft()
             if counts[i] == 0:
                 for j in nbrs[i]:
-                    if view[j] == Cell.COVERED:
+                    if view[j] == _COVERED:
                         view[j] = counts[j]
                         opened.append(j)
                         queue.append(j)
-        if int((view <= Cell.EIGHT).sum()) == self.rows * self.cols - self.mines:
-            self.status = GameStatus.WON
-            view[mine] = Cell.FLAG
-        return [divmod(i, self.cols) for i in opened]
+        self._count_opened(len(opened))
+        cols = self.cols
+        return [divmod(i, cols) for i in opened]
+
+    def _count_opened(self, n: int) -> None:
+        """``n`` more safe cells are open: the game is won (mines shown flagged) when none is left."""
+        self._to_open -= n
+        if self._to_open == 0:
+            self.status = _WON
+            self._grid[self._mine] = _FLAG
 
     def _lose(self, exploded: list[int]) -> None:
         assert self._mine is not None
-        view, mine = self._view, self._mine
-        self.status = GameStatus.LOST
-        view[mine & (view == Cell.COVERED)] = Cell.MINE
-        view[~mine & (view == Cell.FLAG)] = Cell.WRONG_FLAG
-        view[exploded] = Cell.EXPLODED
+        view, mine = self._grid, self._mine
+        self.status = _LOST
+        view[mine & (view == _COVERED)] = _MINE
+        view[~mine & (view == _FLAG)] = _WRONG_FLAG
+        view[exploded] = _EXPLODED
 
     def open_random_zero(self) -> Coord | None:
         """Open a uniformly random mine-free cell with no mine around it, as xdemineur does at start-up.
@@ -253,7 +280,7 @@ class Game:
         Places the mines first if needed (uniformly: the rule's first-click protection does not apply,
         since no cell was chosen). Returns the cell, or None when the layout has no such cell.
         """
-        if self.status is not GameStatus.PLAYING or self.moves:
+        if self.status is not _PLAYING or self.moves:
             raise ValueError("open_random_zero starts a game: call it before any other move")
         if self._mine is None:
             self._set_layout(self._random_layout(excluded=()))
@@ -269,12 +296,12 @@ class Game:
     def flag(self, cell: Coord) -> None:
         """Toggle a flag on a covered cell (no effect on revealed cells or after the game ended)."""
         index = self._index(cell)
-        if self.status is not GameStatus.PLAYING:
+        if self.status is not _PLAYING:
             return
-        if self._view[index] == Cell.COVERED:
-            self._view[index] = Cell.FLAG
-        elif self._view[index] == Cell.FLAG:
-            self._view[index] = Cell.COVERED
+        if self._view[index] == _COVERED:
+            self._view[index] = _FLAG
+        elif self._view[index] == _FLAG:
+            self._view[index] = _COVERED
 
     def chord(self, cell: Coord) -> list[Coord]:
         """On a revealed number with exactly that many flagged neighbours, open the other neighbours.
@@ -282,13 +309,14 @@ class Game:
         Wrong flags make this lose, as in the real game. Otherwise it does nothing.
         """
         index = self._index(cell)
-        value = int(self._view[index])
-        if self.status is not GameStatus.PLAYING or value > Cell.EIGHT or self.moves == 0:
+        view = self._view
+        value = view[index]
+        if self.status is not _PLAYING or value > _EIGHT or self.moves == 0:
             return []
         around = self._nbrs[index]
-        if sum(1 for j in around if self._view[j] == Cell.FLAG) != value:
+        if sum(1 for j in around if view[j] == _FLAG) != value:
             return []
-        targets = [j for j in around if self._view[j] == Cell.COVERED]
+        targets = [j for j in around if view[j] == _COVERED]
         if not targets:
             return []
         self.moves += 1

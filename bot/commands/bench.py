@@ -73,6 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="click: the solver makes the first click (default); random-zero: the game opens a random "
         "zero region by itself, as xdemineur does",
     )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the games on a Ray cluster (pip install 'minebot[ray]'): ADDRESS such as auto, "
+        "HOST:PORT or ray://HOST:10001; 'local' starts a private instance with --workers CPUs; no "
+        "ADDRESS joins RAY_ADDRESS or a cluster started on this machine. Same games, same result",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--explain", action="store_true", help="replay game 0 move by move with reasons")
     parser.add_argument(
@@ -114,7 +123,12 @@ def run(args: argparse.Namespace) -> int:
         start=args.start,
     )
     with Progress(options.games, "games", enabled=None if not args.no_progress else False) as bar:
-        result = run_bench(options, bar.update)
+        if args.ray is None:
+            result = run_bench(options, bar.update)
+        else:
+            from bot.cluster import run_bench_ray  # Ray only when asked for (errors: bot.cli)
+
+            result = run_bench_ray(options, args.ray or None, bar.update)
     summary = result.summary()
     steps = explain(options) if args.explain else None
     if args.json:

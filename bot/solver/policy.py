@@ -1,7 +1,8 @@
 """Moves: every certain move at once, or the one guess most likely to win.
 
 Order of work, cheapest first: first click by rule; the rules' certain cells; the exact engine's
-certain cells; then one guess. The guess policy (``policy="best"``):
+certain cells; then one guess. The guess policy (``policy="light"``; the default ``best`` adds to it,
+see below):
 
 1. An isolated 50/50 (two cells, one mine, touching no other unknown cell) must be guessed sooner or
    later and nothing can ever tell them apart, so it is taken at once; so is any *unavoidable guess*
@@ -14,11 +15,13 @@ certain cells; then one guess. The guess policy (``policy="best"``):
    value revealed, from the engine. The highest score wins; ties go to the lower probability, then to
    fewer unknown neighbours, then to the seeded random generator.
 
-``policy="fast"`` skips step 3 (safest cell, fewest unknown neighbours). ``policy="strong"`` widens step 2
-(up to 40 cells at least 0.9 x as safe as the safest, :attr:`Policy.safety_window`) and scores step 3
-after a guess by 0.8 x the best + 0.2 x the second-best cell that can still show more than one number
-(:attr:`Policy.second`, :attr:`Policy.living`; JSMinesweeper's blend): +66 games over 21,000 fresh Expert
-ones (2.3 sd), for ~25% more solver time, which puts it over the 15 ms per Expert game that ``best`` keeps.
+``policy="fast"`` skips step 3 (safest cell, fewest unknown neighbours). ``policy="best"`` (the default;
+``strong`` is the same policy under its earlier name) widens step 2 (up to 40 cells at least 0.9 x as
+safe as the safest, :attr:`Policy.safety_window`) and scores step 3 after a guess by 0.8 x the best +
+0.2 x the second-best cell that can still show more than one number (:attr:`Policy.second`,
+:attr:`Policy.living`; JSMinesweeper's blend): +66 games over 21,000 fresh Expert ones (2.3 sd) when it
+was introduced and +43 over 20,000 more (400 gained, 357 lost), for ~25% more solver time than
+``light``, well within the 25 ms per Expert game the default may take.
 
 Options measured and left off (paired runs in ``docs/benchmarks.md``): :attr:`Policy.dead_last`,
 :attr:`Policy.isolated_search` (an isolated region searched exhaustively on its own),
@@ -55,6 +58,11 @@ class Action(str, Enum):
     OPEN = "open"
     FLAG = "flag"
     CHORD = "chord"
+
+
+# Members bound once: an enum member look-up is an attribute miss in Python < 3.12, and the simulator
+# builds a Move for every cell it opens.
+_OPEN, _FLAG = Action.OPEN, Action.FLAG
 
 
 @dataclass(frozen=True)
@@ -121,22 +129,32 @@ class Policy:
     off-edge candidates: their numbers tell about the frontier), fewest unknown neighbours first."""
     """Look-ahead: score a position by (1 - this) x its best safety + this x its second best
     (:func:`bot.solver.engine.blend`; JSMinesweeper: 0.2)."""
+    deep: int = 0
+    """Re-score the best this many candidates two clicks ahead: P(safe) x E over the values it shows
+    of the best one-click score then (1.0 when a cell is then certain), see :func:`_two_clicks`."""
+    deep_width: int = 4
+    """... looking at this many candidates of each position the first click leaves."""
 
 
 LOOKAHEAD_BUDGET = 20_000
 """Search nodes a look-ahead position's region may take; past it the candidate is scored by safety only."""
 LOOKAHEAD_TOTAL = 60_000
 """Search nodes all look-ahead of one guess may take; candidates left after it are not scored."""
+DEEP_TOTAL = 150_000
+"""Search nodes the two-click look-ahead of one guess may take; past it the one-click scores stand."""
+
+_BLEND = {"safety_window": 0.1, "max_candidates": 40, "second": 0.2, "living": True}
 
 POLICIES: dict[str, Policy] = {
-    "best": Policy("best"),
+    "best": Policy("best", **_BLEND),
+    "strong": Policy("strong", **_BLEND),
+    "light": Policy("light"),
     "fast": Policy("fast", secondary=False, endgame=False),
-    "strong": Policy("strong", safety_window=0.1, max_candidates=40, second=0.2, living=True),
 }
 
 
 def find_policy(name: str | Policy) -> Policy:
-    """A policy by name (``best`` or ``fast``); raises ``ValueError`` for an unknown one."""
+    """A policy by name (see :data:`POLICIES`); raises ``ValueError`` for an unknown one."""
     if isinstance(name, Policy):
         return name
     try:
@@ -248,8 +266,8 @@ def choose_moves(
         if p == 0.0 or p == 1.0
     }
     moves = _certain_moves(know, exact_reasons, flags)
-    if moves and (flags or any(m.action is not Action.FLAG for m in moves)):
-        return [m for m in moves if flags or m.action is not Action.FLAG]
+    if moves and (flags or any(m.action is not _FLAG for m in moves)):
+        return [m for m in moves if flags or m.action is not _FLAG]
     if not any(p < 1.0 for p in probs.prob.values()):
         raise GameOverError("nothing is left to open: every covered cell is a mine (the game is won)")
     return [_guess(know, probs, total, pol, random.Random(0 if seed is None else seed))]
@@ -265,8 +283,8 @@ def _certain_moves(know: Knowledge, certain: dict[int, str], flags: bool) -> lis
     safe = sorted(j for j, why in certain.items() if cells[j] == COVERED and not _is_mine(know, j, why))
     mines = sorted(j for j, why in certain.items() if cells[j] == COVERED and _is_mine(know, j, why))
     if not flags:
-        return [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in safe]
-    moves = [Move(Action.FLAG, _rc(know, j), 1.0, certain[j]) for j in mines]
+        return [_open(know, j, 0.0, certain[j]) for j in safe]
+    moves = [Move(_FLAG, _rc(know, j), 1.0, certain[j]) for j in mines]
     mine_set, todo = set(mines), set(safe)
     for n in sorted({k for j in safe for k in know.nbrs[j] if cells[k] <= EIGHT}):
         around = [k for k in know.nbrs[n] if cells[k] == COVERED]
@@ -285,7 +303,7 @@ def _certain_moves(know: Knowledge, certain: dict[int, str], flags: bool) -> lis
                         tuple(_rc(know, k) for k in opens),
                     )
                 )
-    moves += [Move(Action.OPEN, _rc(know, j), 0.0, certain[j], (_rc(know, j),)) for j in sorted(todo)]
+    moves += [_open(know, j, 0.0, certain[j]) for j in sorted(todo)]
     return moves
 
 
@@ -505,6 +523,12 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
                 (dead if pol.dead_last and found[1] == 1 else scores)[j] = found[0] * scale
     if not scores:  # every scored cell is dead: the best of them
         scores = dead
+    deep = None
+    if pol.deep and len(scores) > 1 and total is not None:
+        top = sorted(scores, key=lambda k: (-scores[k], prob[k], k))[: pol.deep]
+        deep = _two_clicks(know, probs, top, total, pol)
+        if deep is not None:
+            scores = deep
     if scores:
         top = max(scores.values())
         pool = [j for j in scores if math.isclose(scores[j], top, rel_tol=1e-9)]
@@ -516,13 +540,62 @@ def _guess(know: Knowledge, probs: Probabilities, total: int | None, pol: Policy
     ties = [j for j in pool if (prob[j], _unknown_neighbours(know, j)) == key]
     j = ties[0] if len(ties) == 1 else rng.choice(ties)
     where = "off the frontier" if j not in probs.frontier else "frontier"
-    if scores:
+    if deep is not None:
+        why = f"two clicks ahead: best of {len(deep)} of {n} candidates ({where}, score {scores[j]:.3f})"
+    elif scores:
         why = f"secondary safety: best of {n} candidates ({where}, next-click safety {scores[j]:.3f})"
     else:
         why = f"exact: safest of {len(prob)} ({where}, p={prob[j]:.2f})"
     return _open(know, j, prob[j], why)
 
 
+def _two_clicks(
+    know: Knowledge, probs: Probabilities, cells: list[int], total: int, pol: Policy
+) -> dict[int, float] | None:
+    """For each of ``cells``: the sum over the values it could show of P(safe and that value) x the
+    best one-click score of the position it leaves (1.0 when a cell is then certain, or only mines are
+    left). Each position is revealed and solved exactly; None when one cannot be, or past
+    :data:`DEEP_TOTAL` nodes of work (the caller then keeps the one-click scores)."""
+    if not probs.exact or probs.log_weight is None:
+        return None
+    start = WORK.nodes
+    cells_now, known = know.cells, know.known
+    scores: dict[int, float] = {}
+    for j in cells:
+        base = sum(1 for k in know.nbrs[j] if cells_now[k] == FLAG or known.get(k) is True)
+        unknown = sum(1 for k in know.nbrs[j] if cells_now[k] == COVERED and k not in known)
+        score = 0.0
+        for value in range(base, base + unknown + 1):
+            if WORK.nodes - start > DEEP_TOTAL:
+                return None
+            try:
+                hyp = know.reveal(j, value)
+                after = solve(hyp, total, LOOKAHEAD_BUDGET)
+            except ContradictionError:
+                continue  # a value no arrangement shows
+            if not after.exact or after.log_weight is None:
+                return None
+            weight = math.exp(after.log_weight - probs.log_weight)  # P(value) x P(safe)
+            score += weight * _one_click_value(hyp, after, total, pol)
+        scores[j] = score
+    return scores
+
+
+def _one_click_value(know: Knowledge, probs: Probabilities, total: int, pol: Policy) -> float:
+    """The best one-click score of a position (its guess's secondary safety; 1.0 if a click is free)."""
+    left = [p for p in probs.prob.values() if p < 1.0]
+    if not left or min(left) == 0.0:
+        return 1.0
+    best = 0.0
+    for k in _candidates(know, probs, pol)[: pol.deep_width]:
+        found = _lookahead(know, probs, k, total, False, pol.progress, best, pol.second, pol.living)
+        if found is not None:
+            best = max(best, found[0])
+        elif not best:
+            best = 1.0 - probs.prob[k]  # not countable: its safety alone (a lower bound)
+    return best
+
+
 def _open(know: Knowledge, j: int, p: float, why: str) -> Move:
-    rc = _rc(know, j)
-    return Move(Action.OPEN, rc, p, why, (rc,))
+    rc = divmod(j, know.cols)
+    return Move(_OPEN, rc, p, why, (rc,))
