@@ -57,6 +57,7 @@ from bot.vision.classify import CellReading
 from bot.vision.cutting import (
     INSET,
     POOL,
+    SAME_MEAN,
     TILE,
     Group,
     Shape,
@@ -120,6 +121,8 @@ class GenericModel:
         self.states = (self.states + states)[-MODEL_GROUPS:]
 
 
+SIDE = TILE // POOL
+"""Side of a cell's pooled look (:func:`bot.vision.cutting.looks_of`)."""
 LOOK_RING = 1
 """Pooled pixels along a look's edge left out when a lost board every cell of which is open is grouped:
 each cell's edge there shows its neighbours' lines (and any outline drawn around them), its inside its
@@ -272,31 +275,102 @@ def _all_open_lost(
     return states
 
 
-def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple[list[int], str] | None:
-    """The cells along an edge past which the grid goes on (most cells one pitch beyond it look like one
-    of the board's ``looks``, in more than one look), and why; None when every edge inside the image ends
-    the grid."""
-    g = geometry
+EDGE_NEAR = 2.0
+"""A cell just past a board's edge is near one of the board's looks when its mean difference from it is
+at most this many times :data:`bot.vision.cutting.SAME_MEAN`: the grid going on at another sub-pixel
+phase (a fractional pitch) draws the same states a few levels apart, where a window's margin, frame or
+header differs by far more."""
+EDGE_SEEN = 0.75
+"""Least share of a pitch of the strip past a board's edge that must lie inside the image for it to be
+compared (a board whose cells go on to the image's edge, a column cut there)."""
+
+
+def _past_edge(image: np.ndarray, g: Geometry, side: str) -> tuple[Geometry, Geometry | None] | None:
+    """The strip of cells one pitch past ``side`` of the board ``g``, as far as it lies inside ``image``
+    (with 2 px to spare), and, when the image's edge cuts it, the same part of the board's own edge row
+    or column (the cells it is compared with); None when less than :data:`EDGE_SEEN` of it shows."""
     height, width = image.shape[:2]
+    across = side in ("left", "right")
+    pitch = g.pitch_x if across else g.pitch_y
+    start = {
+        "right": g.left + g.cols * g.pitch_x,
+        "left": g.left - g.pitch_x,
+        "bottom": g.top + g.rows * g.pitch_y,
+        "top": g.top - g.pitch_y,
+    }[side]
+    own = start + pitch if side in ("left", "top") else start - pitch  # the board's own edge cells
+    low, high = max(start, 2.0), min(start + pitch, float((width if across else height) - 2))
+    if high - low < EDGE_SEEN * pitch:
+        return None
+    if across:
+        strip = replace(g, left=low, pitch_x=high - low, cols=1)
+        mine = replace(g, left=own + low - start, pitch_x=high - low, cols=1)
+    else:
+        strip = replace(g, top=low, pitch_y=high - low, rows=1)
+        mine = replace(g, top=own + low - start, pitch_y=high - low, rows=1)
+    return strip, (mine if high - low < pitch - 0.5 else None)
+
+
+def _goes_on(image: np.ndarray, g: Geometry, side: str, looks: np.ndarray) -> bool:
+    """Whether the strip two pitches past ``side`` of the board ``g`` is, whole inside the image, mostly
+    alike to the board's ``looks`` too: a grid placed a pixel or two off takes the board's own edge into
+    the strip one pitch past it, never into the next."""
+    step = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}[side]
+    found = _past_edge(
+        image, replace(g, left=g.left + step[0] * g.pitch_x, top=g.top + step[1] * g.pitch_y), side
+    )
+    if found is None or found[1] is not None:
+        return False
+    hits, _ = alike(looks_of(crop_board(image, found[0])), looks)
+    return bool((hits >= 0).mean() >= EDGE_ALIKE)
+
+
+def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple[list[int], str] | None:
+    """The cells along an edge past which the grid goes on, and why; None when every edge ends the grid.
+    The grid goes on when most cells one pitch past the edge are alike to the board's ``looks`` (its
+    groups' mean looks) in more than one look (one look alone may be a background like a flat 0), or in
+    one look that is no flat colour (a tile's frame, bevel or texture: no margin draws one); or when most
+    are near them (:data:`EDGE_NEAR`: the grid at another sub-pixel phase) and two of those, near two
+    different looks, differ from each other by more than twice as much as from them (the board's states
+    going on; a margin's cells are near one another). Where the image's edge cuts the strip, its part
+    inside is compared with the same part of the board's own edge cells."""
+    g = geometry
     last_col = [r * g.cols + g.cols - 1 for r in range(g.rows)]
     last_row = [(g.rows - 1) * g.cols + c for c in range(g.cols)]
-    beyond = (
-        ("right", replace(g, left=g.left + g.cols * g.pitch_x, cols=1), last_col),
-        ("left", replace(g, left=g.left - g.pitch_x, cols=1), [i - g.cols + 1 for i in last_col]),
-        ("bottom", replace(g, top=g.top + g.rows * g.pitch_y, rows=1), last_row),
-        ("top", replace(g, top=g.top - g.pitch_y, rows=1), list(range(g.cols))),
-    )
-    for side, strip, edge in beyond:
-        region = strip.region()
-        if region.left < 2 or region.top < 2 or region.right > width - 2 or region.bottom > height - 2:
-            continue  # past the image: nothing to see
-        past = looks_of(crop_board(image, strip))
-        hits, _ = alike(past, looks)
-        if (hits >= 0).mean() < EDGE_ALIKE:
+    edges = {
+        "right": last_col,
+        "left": [i - g.cols + 1 for i in last_col],
+        "bottom": last_row,
+        "top": list(range(g.cols)),
+    }
+    why = "is on the board's {} edge, but the grid goes on past it: the board is cut"
+    for side, edge in edges.items():
+        found = _past_edge(image, g, side)
+        if found is None:
             continue
-        shown = group_cells(past)[hits >= 0]  # one look alone may be a background like a flat 0
-        if len(np.unique(shown)) >= 2:
-            return edge, f"is on the board's {side} edge, but the grid goes on past it: the board is cut"
+        strip, mine = found
+        past = looks_of(crop_board(image, strip))
+        refs = looks if mine is None else looks_of(crop_board(image, mine))
+        hits, _ = alike(past, refs)
+        shown = group_cells(past)
+        if (hits >= 0).mean() >= EDGE_ALIKE and len(np.unique(shown[hits >= 0])) >= 2:
+            return edge, why.format(side)
+        alone = (hits >= 0).mean() >= EDGE_ALIKE  # alike in one look, no flat colour: one no margin draws
+        if (
+            alone
+            and _ramp_residual(past[hits >= 0].mean(axis=0).reshape(SIDE, SIDE, 3)) > FLAT_RESIDUAL
+            and (mine is not None or _goes_on(image, g, side, looks))  # not the board's own edge half seen
+        ):
+            return edge, why.format(side)
+        distance = np.abs(past[:, None] - refs[None]).mean(axis=(2, 3))
+        nearest, look = distance.min(axis=1), group_cells(refs)[distance.argmin(axis=1)]
+        near = np.flatnonzero(nearest <= EDGE_NEAR * SAME_MEAN)
+        if len(near) < EDGE_ALIKE * len(past):
+            continue
+        apart = np.abs(past[near][:, None] - past[near][None]).mean(axis=(2, 3))
+        reach = np.maximum(nearest[near][:, None], nearest[near][None])
+        if ((look[near][:, None] != look[near][None]) & (apart > 2 * reach)).any():
+            return edge, why.format(side)
     return None
 
 
