@@ -17,6 +17,7 @@ from bot.vision.cutting import (
     CORE,
     INSET,
     SAME_MEAN,
+    TILE,
     Group,
     Shape,
     _channel_sum,
@@ -347,6 +348,7 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
     for g in groups:
         if g.shape == Shape.PLAIN:
             continue
+        raised = g.raised
         g.base = base_of(g, groups, plain, stacked)
         if g.base is not None and groups[g.base].raised and not g.raised and g.frame > FLAG_FRAME:
             g.base, g.frame = None, 2.0  # a flat tile framed unlike a flag on the raised tile: not on it
@@ -363,8 +365,13 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
                 g.ground = ground
         ground = g.ground if g.ground is not None else groups[g.base].tile if g.base is not None else None
         shape_of(g, ground, fills, balance)
+        on = kinds[groups[g.base].kind] if g.base is not None else None  # type: ignore[index]
+        if on is not None and g.shape != Shape.DIGIT and _ground_apart(g, on, groups):
+            g.base, g.kind, g.frame, g.ground, g.raised = None, None, 2.0, None, raised
+            shape_of(g, None, fills, balance)  # on a tile of its own
     crossed_out(groups)
     drawn_like_mines(groups)
+    _flat_like_its_digit(groups, kinds)
     for g in groups:
         if g.shape != Shape.PLAIN and g.kind is not None:
             kinds[g.kind].glyph_looks += 1
@@ -387,6 +394,43 @@ def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
         if g.shape != Shape.PLAIN and g.base is not None and g.kind is not None:
             kind = kinds[g.kind]
             g.dithered = kind.texture >= TEXTURE and not kind.digits and g.frame <= FLAG_FRAME
+
+
+GROUND_SHOWN = 0.5
+"""Least share of a glyph tile's inner ring its own background must fill for that to be its ground (a
+large glyph fills most of it)."""
+
+
+def _ground_apart(g: Group, kind: Kind, groups: list[Group]) -> bool:
+    """Whether a glyph group's own background (the flat colour around its glyph, not its ink) lies farther
+    than ``KNOWN_FILL`` from every cell of the kind it is framed like: a tile of its own (a flag's covered
+    tile, lighter than the revealed tiles it is framed as) that no plain cell shows, not that kind's."""
+    own = _fill(g)
+    tiles = g.board_tiles
+    if tiles is None or g.ink is None or float(np.abs(own - g.ink).max()) <= KIND_DISTANCE:
+        return False  # the glyph fills its ring: its background is not seen
+    if float((_peak(np.abs(_inner_ring(g.tile) - own)) <= KNOWN_FILL).mean()) < GROUND_SHOWN:
+        return False  # too little of it shows round the glyph to say it is a ground
+    cells = np.concatenate([groups[i].members for i in kind.groups])
+    ring = tiles[cells].reshape(len(cells), -1, 3)[:, _band(TILE, INSET, INSET + 3)]
+    return bool(_peak(np.abs(np.median(ring, axis=1) - own)).min() > KNOWN_FILL)
+
+
+def _flat_like_its_digit(groups: list[Group], kinds: list[Kind]) -> None:
+    """A raised digit glyph drawn as the board draws that digit on a flat tile (in its ink, nearer that
+    glyph than any reference digit, :func:`_drawn_alike`) is on an opened cell: its bevel is what lies
+    beside its cells (an edge cell whose frame takes in the window past the board), and no client draws
+    its flag as one of its digits. Taken as raised, a lost board's clear 1 was read as a wrong flag."""
+    flat = [
+        o
+        for o in groups
+        if o.shape == Shape.DIGIT
+        and not o.raised
+        and (o.kind is None or not (kinds[o.kind].raised or kinds[o.kind].texture >= TEXTURE))
+    ]
+    for g in groups:
+        if g.shape == Shape.DIGIT and g.raised and g.kind is None:
+            g.raised = not any(o.digit == g.digit and _drawn_alike(g, o, own=True) for o in flat)
 
 
 def _one_glyph(on_kind: list[Group]) -> bool:
