@@ -13,7 +13,7 @@ from bot.vision.cutting import Group, Shape
 from bot.vision.digits import UNREAD, settle_digits
 from bot.vision.generic import GenericModel, read_cells
 from bot.vision.glyphs import GlyphShape
-from bot.vision.naming import _own_font
+from bot.vision.ownfont import _own_font
 
 styles = pytest.importorskip("styles")
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from bot.vision.cutting import Group, Shape
 from bot.vision.glyphs import SHAPE_SIZE, GlyphShape
-from bot.vision.naming import _own_font, _sure_digit
+from bot.vision.ownfont import _own_font, _sure_digit
 
 
 def _digit_group(cell: int, costs: list[float], box: float) -> Group:

@@ -29,12 +29,9 @@ from bot.vision.describe import (
     own_background,
 )
 from bot.vision.digits import (
-    DIGIT_MARGIN,
-    INK_APART,
     count_bounds,
     frontier_problem,
     settle_digits,
-    shape_choices,
     shows_every_mine,
 )
 from bot.vision.glyphs import (
@@ -42,6 +39,7 @@ from bot.vision.glyphs import (
     own_size_distances,
     shape_distance,
 )
+from bot.vision.ownfont import _own_font, unlike_own_font
 from bot.vision.tilekinds import (
     KIND_DISTANCE,
     _attach,
@@ -285,58 +283,6 @@ def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     return logic_problem(cells)
 
 
-def _sure_digit(g: Group) -> int | None:
-    """The digit a glyph group's shape alone names (every counting agrees, no other within the margin)."""
-    assert g.costs is not None and g.raw_costs is not None and g.weighted is not None
-    d = int(g.costs.argmin())
-    if g.raw_costs.argmin() != d or g.weighted[0].argmin() != d or shape_choices(g.costs) != [d + 1]:
-        return None
-    return d + 1
-
-
-def _font_over(font: Group, g: Group, d: int) -> bool:
-    """Whether ``font``'s glyph of digit ``d`` is the board's over ``g``'s, whose shape names ``d`` too:
-    in ``g``'s ink, and fitting the reference digit better by more than the margin that leaves another
-    digit out of the question (:data:`bot.vision.digits.DIGIT_MARGIN`). Two glyphs that fit it about
-    alike (one digit drawn whole and cut by a cell's edge) are two renderings of one font."""
-    assert font.costs is not None and g.costs is not None and font.ink is not None and g.ink is not None
-    if np.abs(font.ink - g.ink).max() > INK_APART:
-        return False
-    return bool(font.costs[d - 1] + DIGIT_MARGIN < g.costs[d - 1])
-
-
-def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The glyph groups' shape distances (plain, raw, weighted), with a digit ruled out for a group
-    when the board's own glyph of it (a group its shape alone names) is farther from the group's glyph
-    than that glyph is from its nearest other reference digit, and than the board's glyph is from the
-    reference: the same digit of one font differs between cells only by rendering, far less than two
-    digits differ (a bold 6 and 5 of one ink are otherwise near alike). A group its shape alone names
-    the same digit is compared too, with a glyph of it that is the board's font over its own
-    (:func:`_font_over`: KMines' lone 3 on the board's top row, 2 by the references at 0.18 against 3
-    at 0.23, lay 0.24 from the board's own 2s, which fit the reference 2 at 0.08). A glyph cut off by
-    its cell's edge where the board's glyph is whole (a 2 whose foot a neighbour hides), or either with
-    a side a neighbour's ink hid (hidden by its own share: a 1 whose top a 2's foot covers), is not
-    compared."""
-    costs = np.stack([g.costs for g in gs])
-    raw = np.stack([g.raw_costs for g in gs])
-    weighted = np.stack([g.weighted for g in gs])
-    sure = [_sure_digit(g) if g.shape == Shape.DIGIT else None for g in gs]  # a mine near a digit: no
-    for a, g in enumerate(gs):
-        for b, d in enumerate(sure):
-            if d is None or b == a or g.glyph is None or gs[b].glyph is None:
-                continue
-            if sure[a] == d and not _font_over(gs[b], g, d):
-                continue
-            if set(g.glyph.cut) - set(gs[b].glyph.cut) or g.unseen or gs[b].unseen:
-                continue  # the two may show different parts of one digit: not comparable
-            others = np.delete(np.minimum(g.costs, g.raw_costs), d - 1)  # type: ignore[arg-type]
-            apart = shape_distance(g.glyph, gs[b].glyph)
-            if apart > max(float(others.min()), float(gs[b].costs[d - 1])):  # type: ignore[index]
-                costs[a, d - 1] = raw[a, d - 1] = 1.0
-                weighted[a, :, d - 1] = 1.0
-    return costs, raw, weighted
-
-
 def _small_costs(g: Group) -> np.ndarray:
     """``(8,)`` a glyph group's distances to references drawn at its own size
     (:func:`bot.vision.glyphs.own_size_distances`, holes counted as :attr:`Group.costs` counts them), where
@@ -454,6 +400,11 @@ def _name_digits(
                     named[i] = Cell(state)
                 readings.append(named)
         return _Problem(list(groups[open_groups[k]].members), f"cannot be named: {why}", readings)
+    odd = unlike_own_font([groups[i] for i in open_groups], list(settled.states))
+    if odd is not None:
+        d = settled.states[odd]
+        why = f"cannot be named: the counts name it {d}, but it is drawn unlike the board's own clear {d}"
+        return _Problem(list(groups[open_groups[odd]].members), why)
     for i, state in zip(open_groups, settled.states, strict=True):
         states[i] = Cell(state)
     if settled.remembered and last is not None:
