@@ -69,15 +69,16 @@ def _own_font(gs: list[Group]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _comparable(g: Group, other: Group) -> bool:
-    """Whether two glyph groups may be compared: in one ink, neither with a side a neighbour's ink hid.
+    """Whether two glyph groups may be compared: in one ink, neither with a side a neighbour's ink hid nor
+    ink running on into a neighbour (xbomb's 2s draw their feet in the cell below).
     Either may touch its cell's edge (unlike :func:`_own_font`, which rules digits out before the counts
     and so spares a glyph cut by its cell's edge): this check only refuses, and ink along a side that
     the board's own glyph of that digit leaves clear (a neighbour's shadow taken for ink) is no part of
     that digit."""
     if g.glyph is None or other.glyph is None or g.ink is None or other.ink is None:
         return False
-    if g.unseen or other.unseen:
-        return False
+    if g.unseen or other.unseen or any(x.runs is not None and x.runs.any() for x in (g, other)):
+        return False  # part of a glyph painted over, or running on into a neighbour: not all of it shown
     return bool(np.abs(g.ink - other.ink).max() <= INK_APART)
 
 
