@@ -73,16 +73,23 @@ def _loose_flags(groups: list[Group], named: list[Cell | None], lost: bool) -> l
     the edges of covered tiles a grid cuts across (a run of cells a pixel wider than the grid's pitch:
     each column of the run cut at another place). On a ``lost`` board (one showing mines) a flag on a
     covered tile may be a wrong flag drawn otherwise, and only flags on grounds like no plain cell's
-    count. Empty when there is no such pair."""
+    count. Renderings of one flag are linked through each other (:func:`_drawn_alike`, one to the next:
+    a shade across the board tints each a little otherwise). Empty when every one is so linked."""
     loose = [
         i
         for i, (g, s) in enumerate(zip(groups, named, strict=True))
         if s is Cell.FLAG and (g.base is None or not lost)
     ]
-    first = loose[0] if loose else None
-    if first is None or all(_drawn_alike(groups[i], groups[first]) for i in loose[1:]):
+    if not loose:
         return []
-    return loose
+    linked, left = [loose[0]], loose[1:]  # one glyph: each drawn like another, as a shade runs across
+    while left:
+        near = [i for i in left if any(_drawn_alike(groups[i], groups[j]) for j in linked)]
+        if not near:
+            return loose
+        linked += near
+        left = [i for i in left if i not in near]
+    return []
 
 
 def _claim_mines(
