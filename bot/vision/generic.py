@@ -311,28 +311,16 @@ def _past_edge(image: np.ndarray, g: Geometry, side: str) -> tuple[Geometry, Geo
     return strip, (mine if high - low < pitch - 0.5 else None)
 
 
-def _goes_on(image: np.ndarray, g: Geometry, side: str, looks: np.ndarray) -> bool:
-    """Whether the strip two pitches past ``side`` of the board ``g`` is, whole inside the image, mostly
-    alike to the board's ``looks`` too: a grid placed a pixel or two off takes the board's own edge into
-    the strip one pitch past it, never into the next."""
-    step = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}[side]
-    found = _past_edge(
-        image, replace(g, left=g.left + step[0] * g.pitch_x, top=g.top + step[1] * g.pitch_y), side
-    )
-    if found is None or found[1] is not None:
-        return False
-    hits, _ = alike(looks_of(crop_board(image, found[0])), looks)
-    return bool((hits >= 0).mean() >= EDGE_ALIKE)
-
-
 def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple[list[int], str] | None:
     """The cells along an edge past which the grid goes on, and why; None when every edge ends the grid.
     The grid goes on when most cells one pitch past the edge are alike to the board's ``looks`` (its
-    groups' mean looks) in more than one look (one look alone may be a background like a flat 0), or in
-    one look that is no flat colour (a tile's frame, bevel or texture: no margin draws one); or when most
+    groups' mean looks) in more than one look (one look alone may be a background like a flat 0: ace's
+    margin is drawn as its revealed cells are), or, where the image's edge cuts the strip, in one look that
+    is no flat colour (a board reaching the image's edge, a column off); or when most
     are near them (:data:`EDGE_NEAR`: the grid at another sub-pixel phase) and two of those, near two
     different looks, differ from each other by more than twice as much as from them (the board's states
-    going on; a margin's cells are near one another). Where the image's edge cuts the strip, its part
+    going on; a margin's cells are near one another), no one look of the strip taking up most of it (a
+    header's items lie on one ground). Where the image's edge cuts the strip, its part
     inside is compared with the same part of the board's own edge cells."""
     g = geometry
     last_col = [r * g.cols + g.cols - 1 for r in range(g.rows)]
@@ -359,14 +347,14 @@ def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple
         if (
             alone
             and _ramp_residual(past[hits >= 0].mean(axis=0).reshape(SIDE, SIDE, 3)) > FLAT_RESIDUAL
-            and (mine is not None or _goes_on(image, g, side, looks))  # not the board's own edge half seen
+            and mine is not None  # cut by the image's edge (ace's margin is drawn as its revealed cells)
         ):
             return edge, why.format(side)
         distance = np.abs(past[:, None] - refs[None]).mean(axis=(2, 3))
         nearest, look = distance.min(axis=1), group_cells(refs)[distance.argmin(axis=1)]
         near = np.flatnonzero(nearest <= EDGE_NEAR * SAME_MEAN)
-        if len(near) < EDGE_ALIKE * len(past):
-            continue
+        if len(near) < EDGE_ALIKE * len(past) or np.bincount(shown).max() >= EDGE_ALIKE * len(past):
+            continue  # most of it one look: a margin or a header, with a few items on it
         apart = np.abs(past[near][:, None] - past[near][None]).mean(axis=(2, 3))
         reach = np.maximum(nearest[near][:, None], nearest[near][None])
         if ((look[near][:, None] != look[near][None]) & (apart > 2 * reach)).any():
