@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from bot.agent.checks import first_cell
 from bot.agent.sight import (
     Sight,
     run_into,
@@ -70,10 +71,9 @@ class Refused:
                 was = unknown & ~previous.covered_mask()  # open or flagged before: it never changes,
                 run_in = run_into(previous, states, unknown)  # but a glyph opened beside it may run
                 run_in |= self._run_in if self._run_in is not None else False  # into it (xbomb's do),
-                odd = was & ~run_in & ~self._unchanged(image, previous)  # as may one before; or its
-                if odd.any():  # pixels are as they were read. Else something over the board?
-                    cell = tuple(int(v) for v in np.argwhere(odd)[0])
-                    return f"cell {cell} was open before and reads otherwise, no cell opened beside it"
+                odd = first_cell(was & ~run_in & ~self._unchanged(image, previous))  # as may one before;
+                if odd is not None:  # or its pixels are as they were read. Else something over the board?
+                    return f"cell {odd} was open before and reads otherwise, no cell opened beside it"
                 states[was], unknown = previous.cells[was], unknown & ~was
                 self._remember_run_in(was)
             readings = [relaxed(Board(states, self.mines), unknown)]

@@ -11,6 +11,7 @@ import numpy as np
 
 from bot.agent.checks import (
     check_progress,
+    first_cell,
     unexplained_change,
     unsettled_zero,
 )
@@ -91,12 +92,11 @@ class Trusting:
             return changed
         reach = self._reach
         if not self.options.dry_run and reach is not None and reach.shape == board.shape:
-            stray = (board.cells == Cell.EXPLODED) & ~reach
-            if stray.any():
-                r, c = np.argwhere(stray)[0]
-                return f"cell {(int(r), int(c))} reads as an exploded mine where no click landed"
+            stray = first_cell((board.cells == Cell.EXPLODED) & ~reach)
+            if stray is not None:
+                return f"cell {stray} reads as an exploded mine where no click landed"
             mines = np.isin(board.cells, (Cell.MINE, Cell.EXPLODED))
-            if mines.any() and not (mines & reach).any():  # a game is lost by the mine a click opened
-                r, c = np.argwhere(mines)[0]
-                return f"mines show (cell {(int(r), int(c))}) but no cell this game clicked holds one"
+            shown = first_cell(mines)
+            if shown is not None and not (mines & reach).any():  # a game is lost by the mine a click opened
+                return f"mines show (cell {shown}) but no cell this game clicked holds one"
         return ""
