@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.agent.learning import learn_unseen, save_learned
+from bot.agent.learning import Learned, learn_unseen, save_learned
 from bot.agent.locating import RING_GAP_STEPS
 from bot.agent.results import MoveTiming
 from bot.agent.sight import (
@@ -20,7 +22,12 @@ from bot.agent.sight import (
 from bot.board import Board, Cell, Coord
 from bot.errors import MinebotError
 from bot.game import FirstClickRule
+from bot.geometry import Geometry
 from bot.solver import Move
+
+if TYPE_CHECKING:
+    from bot.skin import Skin
+    from bot.vision.classify import CellReading
 
 LOGGER = logging.getLogger(__name__)
 
@@ -130,21 +137,12 @@ class Recovering:
         if self._fell_back or is_generic(self.skin):
             return self._learn_taught(image, previous)
         geometry = self._region_geometry()
-        cells = classify_cells(image, geometry, self.skin)
-        unreadable = cells.uncertain()
-        new_look = previous is not None and all(previous[cell] == Cell.COVERED for cell in unreadable)
-        if not self.options.learn:
-            return "learning is off", new_look
-        learned = learn_unseen(image, geometry, self.skin, cells.states, unreadable, previous, self.mines)
-        if isinstance(learned, str):
-            LOGGER.info("not learned: %s", learned)
-            return learned, new_look
+        skin = self.skin
+        cells = classify_cells(image, geometry, skin)
+        learned = self._learn_cells(image, geometry, lambda: skin, cells, previous)
+        if isinstance(learned, tuple):
+            return learned
         self.skin = learned.skin
-        states = sorted(state.char for state in learned.templates)
-        self.learned.extend(states)
-        LOGGER.warning(
-            "learned cell state(s) %s from the board's logic at %s", ", ".join(states), learned.cells
-        )
         if self.options.save_learned:
             save_learned(learned.skin, learned.templates)
         return "", True
@@ -162,22 +160,36 @@ class Recovering:
         if seen is None:
             return "no exact reading of this board has taught templates to learn into yet", False
         reduced, cells = seen
+        learned = self._learn_cells(reduced.board, reduced.geometry, taught.skin, cells, previous)
+        if isinstance(learned, tuple):
+            return learned
+        taught.add(learned.templates)
+        return "", True
+
+    def _learn_cells(
+        self,
+        image: np.ndarray,
+        geometry: Geometry,
+        skin: Callable[[], Skin | None],
+        cells: CellReading,
+        previous: Board | None,
+    ) -> Learned | tuple[str, bool]:
+        """The states the board forces on the cells ``cells`` left uncertain, learned into ``skin()``
+        (asked for only when learning is on) and noted; else why not and whether those cells could
+        show a state never seen (each was covered before). Shared by both ways of learning."""
         unreadable = cells.uncertain()
         new_look = previous is not None and all(previous[cell] == Cell.COVERED for cell in unreadable)
         if not self.options.learn:
             return "learning is off", new_look
-        skin = taught.skin()
-        assert skin is not None
-        learned = learn_unseen(
-            reduced.board, reduced.geometry, skin, cells.states, unreadable, previous, self.mines
-        )
+        into = skin()
+        assert into is not None
+        learned = learn_unseen(image, geometry, into, cells.states, unreadable, previous, self.mines)
         if isinstance(learned, str):
             LOGGER.info("not learned: %s", learned)
             return learned, new_look
-        taught.add(learned.templates)
         states = sorted(state.char for state in learned.templates)
         self.learned.extend(states)
         LOGGER.warning(
             "learned cell state(s) %s from the board's logic at %s", ", ".join(states), learned.cells
         )
-        return "", True
+        return learned
