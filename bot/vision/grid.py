@@ -48,7 +48,7 @@ import numpy as np
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
 from bot.vision.boxes import Boxes
-from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image
+from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image, filled_out
 from bot.vision.extent import continues as continues
 from bot.vision.extent import cut_sides as cut_sides
 from bot.vision.lattice import _Board, _cuts_faces, _face_pitch, _faces_at, _split_pitch, _steps
@@ -147,6 +147,7 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
         _face_pitch(gray, board, faces, searched, spans)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
+        _within_image(board, 0.5)  # a pitch refit after growing may carry the last cells past the image
     ax, ay = board.ax, board.ay
     if ax.count < MIN_SIDE or ay.count < MIN_SIDE:
         return None
@@ -207,7 +208,7 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
         pitch = (g.pitch_x, g.pitch_y)
         tiles = tile_faces(near, pitch, (g.left - x0, g.top - y0))
         if _outside(tiles, fits, (x0, y0)).sum() < MIN_GROUP:
-            return fits
+            return _filled_out(gray, fits)
         if _at_edge(tiles, near.shape):  # the tiles go on beyond: look everywhere
             x0 = y0 = 0
             near = gray
@@ -218,7 +219,18 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
         for fit in _fits(gray, tiles, placed=True):
             _add_fit(fits, fit, gray.shape)
         fits.sort(key=lambda f: f.score * f.cells, reverse=True)
-    return fits
+    return _filled_out(gray, fits)
+
+
+def _filled_out(gray: np.ndarray, fits: list[GridFit]) -> list[GridFit]:
+    """Each board grown by the strips beyond it whose cells hold faces of their own
+    (:func:`bot.vision.extent.filled_out`: opened cells the faces and lines did not reach), boards that
+    then overlap joined or dropped as :func:`_add_fit` does, best first."""
+    out: list[GridFit] = []
+    for fit in fits:
+        _add_fit(out, replace(fit, geometry=filled_out(gray, fit.geometry)), gray.shape)
+    out.sort(key=lambda f: f.score * f.cells, reverse=True)
+    return out
 
 
 def _outside(faces: Boxes, fits: list[GridFit], offset: tuple[float, float]) -> np.ndarray:
