@@ -26,3 +26,23 @@ def test_whole_board_found(seed: int) -> None:
     assert fits, "no board found"
     got = fits[0].geometry
     assert same_place(got, sample.geometry), (got, sample.geometry)
+
+WIDE_CELLS = [1, 236, 244, 361]
+"""Boards of cells wider than tall (1.25-1.4 times), whose faces are too long to count as square: found
+by faces up to :data:`bot.vision.propose.FACE_ASPECT` times as wide as tall when square ones make none."""
+
+
+@pytest.mark.parametrize("seed", WIDE_CELLS)
+def test_wide_cells_found(seed: int) -> None:
+    test_whole_board_found(seed)
+
+
+def test_a_keypad_is_no_board() -> None:
+    """Dev seed 288: a calculator's keypad (keys 1.2 times as wide as tall, four columns) beside a board
+    that is not found: the keys' lattice, grown by a column of text, is not taken for a board of wide
+    cells, since its own faces span four columns."""
+    sample = generate(288)
+    truth = sample.geometry.region()
+    for fit in find_grids(sample.image):
+        r = fit.geometry.region()
+        assert r.left < truth.right and truth.left < r.right and r.top < truth.bottom and truth.top < r.bottom
