@@ -27,6 +27,7 @@ def test_whole_board_found(seed: int) -> None:
     got = fits[0].geometry
     assert same_place(got, sample.geometry), (got, sample.geometry)
 
+
 WIDE_CELLS = [1, 236, 244, 361]
 """Boards of cells wider than tall (1.25-1.4 times), whose faces are too long to count as square: found
 by faces up to :data:`bot.vision.propose.FACE_ASPECT` times as wide as tall when square ones make none."""
@@ -46,3 +47,18 @@ def test_a_keypad_is_no_board() -> None:
     for fit in find_grids(sample.image):
         r = fit.geometry.region()
         assert r.left < truth.right and truth.left < r.right and r.top < truth.bottom and truth.top < r.bottom
+
+
+def test_a_board_found_a_column_short_is_refused() -> None:
+    """Dev seed 23: a 9x9 board whose last column is opened cells on a checkerboard of two greens with
+    no line between them, found 9x8. The cells beyond its right edge look like its own and differ from
+    one to the next as a board's do: where the board ends is in doubt, so it is refused, not read a
+    column short (it was read so, every cell in its place but the board misplaced)."""
+    from bot.errors import BoardNotFoundError
+    from bot.vision.extent import open_sides
+    from bot.vision.grid import find_grid
+
+    sample = generate(23)
+    with pytest.raises(BoardNotFoundError, match="in doubt"):
+        find_grid(sample.image)
+    assert open_sides(sample.image, sample.geometry) == []  # the whole board ends there

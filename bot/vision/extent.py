@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from bot.geometry import Geometry
@@ -373,3 +374,58 @@ def _board_near(image: np.ndarray, geometry: Geometry) -> _Board:
     board = _Board(gray, ex, ey, ax, ay)
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
     return board
+
+
+EDGE_MATCH = 6.0
+"""Mean grey difference (0-255) of two cells' middles, 8x8 px each, within which a cell beyond a board's
+edge looks like one of the board's own cells."""
+EDGE_VARY = 4.0
+"""The same, above which two neighbouring cells beyond a board's edge differ as a board's do (a
+checkerboard's two shades, a glyph); a frame, a page or a gradient behind the board is alike from one
+cell to the next."""
+
+
+def open_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
+    """The sides (``top``, ``bottom``, ``left``, ``right``) beyond which the board seems to go on: in the
+    strip of cells one pitch beyond the edge, inside the image, most cells look like some cell of the
+    board (:data:`EDGE_MATCH`) and most differ from their neighbour as a board's cells do
+    (:data:`EDGE_VARY`). A frame, a window, a page or a gradient beside a board is alike from cell to
+    cell; a header's counters and buttons look like no cell. A board found a strip short of its edge
+    (opened cells a face or line rule did not reach) would be read a row or a column off: its extent
+    is in doubt."""
+    g = geometry
+    height, width = image.shape[:2]
+    gray = grey(image)
+    own = _middles(gray, g).reshape(g.rows * g.cols, -1)
+    last_row, last_col = g.top + (g.rows - 1) * g.pitch_y, g.left + (g.cols - 1) * g.pitch_x
+    sides = (
+        ("top", replace(g, top=g.top - g.pitch_y, rows=1)),
+        ("bottom", replace(g, top=last_row + g.pitch_y, rows=1)),
+        ("left", replace(g, left=g.left - g.pitch_x, cols=1)),
+        ("right", replace(g, left=last_col + g.pitch_x, cols=1)),
+    )
+    out = []
+    for side, beyond in sides:
+        r = beyond.region()
+        if r.left < 0 or r.top < 0 or r.right > width or r.bottom > height:
+            continue  # the image's edge: :func:`cut_sides` judges it
+        outer = _middles(gray, beyond)
+        flat = outer.reshape(len(outer), -1)
+        nearest = np.array([np.abs(own - cell[None, :]).mean(axis=1).min() for cell in flat])
+        varied = np.abs(np.diff(outer, axis=0)).mean(axis=(1, 2)) > EDGE_VARY
+        if (nearest <= EDGE_MATCH).mean() >= STRIP_SHARE and varied.mean() >= STRIP_SHARE:
+            out.append(side)
+    return out
+
+
+def _middles(gray: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """Each cell's middle (an eighth of the pitch in from each side) at 8x8 px, float32, in order."""
+    g = geometry
+    out = []
+    for r in range(g.rows):
+        for c in range(g.cols):
+            x0, x1 = round(g.left + (c + 0.125) * g.pitch_x), round(g.left + (c + 0.875) * g.pitch_x)
+            y0, y1 = round(g.top + (r + 0.125) * g.pitch_y), round(g.top + (r + 0.875) * g.pitch_y)
+            patch = gray[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
+            out.append(cv2.resize(patch, (8, 8), interpolation=cv2.INTER_AREA).astype(np.float32))
+    return np.stack(out)

@@ -50,7 +50,7 @@ import numpy as np
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
 from bot.vision.boxes import Boxes
-from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image, filled_out
+from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image, filled_out, open_sides
 from bot.vision.extent import continues as continues
 from bot.vision.extent import cut_sides as cut_sides
 from bot.vision.lattice import _Board, _cuts_faces, _face_pitch, _faces_at, _split_pitch, _steps
@@ -250,9 +250,9 @@ def _wide_cells(gray: np.ndarray) -> list[GridFit]:
     """The boards of faces up to :data:`~bot.vision.propose.FACE_ASPECT` times as wide as tall, when no
     board comes of square ones: cells wider than tall. A board is taken only when its cells are
     :data:`WIDE` times as wide as tall or more (narrower ones have square faces: a lattice of them found
-    here is one pitched wrong), by no more than its faces may be, and its own faces (not the strips it grew by) span at
-    least :data:`~bot.vision.propose.MIN_SIDE` rows and columns: a keypad's four columns of keys, grown
-    by a strip of text beside them, are no board."""
+    here is one pitched wrong), by no more than its faces may be, and its own faces (not the strips it
+    grew by) span at least :data:`~bot.vision.propose.MIN_SIDE` rows and columns: a keypad's four
+    columns of keys, grown by a strip of text beside them, are no board."""
     out = []
     for image in (gray, amplified(gray)):
         faces = find_faces(image, FACE_ASPECT)
@@ -404,7 +404,8 @@ def find_grid(image: np.ndarray) -> GridFit:
 
     Raises:
         BoardNotFoundError: when nothing on the screenshot is a lattice of at least
-            :data:`MIN_SIDE` x :data:`MIN_SIDE` cells (naming what was seen).
+            :data:`MIN_SIDE` x :data:`MIN_SIDE` cells (naming what was seen), or when the best one's
+            extent is in doubt (:func:`bot.vision.extent.open_sides`).
     """
     fits = find_grids(image)
     if not fits:
@@ -415,6 +416,13 @@ def find_grid(image: np.ndarray) -> GridFit:
         )
     best = fits[0]
     g = best.geometry
+    sides = open_sides(image, g)
+    if sides:
+        raise BoardNotFoundError(
+            f"a board of {g.rows}x{g.cols} cells found, but beyond its {' and '.join(sides)} edge the cells "
+            "look like its own: where it ends is in doubt, and a board read a row or a column short is "
+            "read wrong"
+        )
     LOGGER.info(
         "grid: %dx%d cells, pitch %.3fx%.3f px, cell (0, 0) at (%.2f, %.2f), inset %s",
         g.rows,
