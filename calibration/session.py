@@ -12,9 +12,10 @@ import numpy as np
 
 from bot.board import Board, Cell
 from bot.skin import Skin, find_skin, user_skin_dir
-from calibration.label import contact_sheet, violations
+from calibration.label import violations
 from calibration.model import CalibrationError, Proposal, Truth
 from calibration.pipeline import Analysis, ReadBack, analyse, choose, load_images, read_back
+from calibration.sheet import contact_sheet
 from calibration.sprites import DEFAULT_ORDER, read_sheet
 from calibration.writer import missing_states, write_skin
 
