@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from bot.board import Cell
+from bot.hershey import put_text
 from calibration.model import Group, Proposal
 
 
@@ -22,8 +23,8 @@ def contact_sheet(groups: list[Group], proposals: dict[int, Proposal], zoom: int
         colour = (0, 128, 0) if p.confident else (0, 0, 200)
         text1 = f"#{g.id} x{g.count}"
         text2 = f"-> {label}" + ("" if p.confident else " ?")
-        cv2.putText(card, text1, (4, s + 20), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
-        cv2.putText(card, text2, (4, s + 38), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+        put_text(card, text1, (4, s + 20), "simplex", 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+        put_text(card, text2, (4, s + 38), "simplex", 0.5, colour, 1, cv2.LINE_AA)
         tiles.append(card)
     height = max(t.shape[0] for t in tiles)
     width = max(t.shape[1] for t in tiles)
