@@ -24,7 +24,7 @@ from calibration.cluster import Shot, align, cut_cells, group_shots, read_tiles
 from calibration.grid import find_grid
 from calibration.label import propose_labels
 from calibration.model import CalibrationError, Group, Proposal, Truth, state_key
-from calibration.reader import check_labels, read_shots
+from calibration.reader import check_labels, read_shots, reader_truths
 
 LOGGER = logging.getLogger(__name__)
 
@@ -70,7 +70,10 @@ class Analysis:
 
 def _locate(name: str, image: np.ndarray, truth: Truth | None) -> Geometry:
     """The board's geometry: found from the pixels; with a true board, checked against its shape (and
-    taken from its ``# board:`` rectangle when the pixels give another shape)."""
+    taken from its ``# board:`` rectangle when the pixels give another shape; a reader's truth gives its
+    own grid)."""
+    if truth is not None and truth.geometry is not None:
+        return truth.geometry
     try:
         found: Geometry | None = find_grid(image)
     except BoardNotFoundError as exc:
@@ -110,6 +113,8 @@ def analyse(
         raise CalibrationError(
             f"{len(truths)} --board file(s) for {len(images)} screenshot(s): give one board per screenshot"
         )
+    if truths is None and base is None:
+        truths = reader_truths(images)
     shots: list[Shot] = []
     size = base.cell_size if base is not None else 0
     for k, (name, image) in enumerate(images):
