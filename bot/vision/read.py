@@ -624,7 +624,7 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
 
 
 def _refuse_impossible(cells: CellReading, skin: Skin) -> None:
-    """Refuse a named skin's reading, every cell of it sure, that no game shows (:func:`no_game_shows`:
+    """Refuse a named skin's reading, every cell of it sure, that no position allows (:func:`logic_problem`:
     a 0 beside a covered cell, a number its neighbours cannot hold): a template matched where it should
     not, e.g. a band of window or page the colour of the 0 cell taken for a row of 0s past the board's
     edge. ``auto`` reads such a board with no skin instead (:func:`_not_exact`).
@@ -634,7 +634,7 @@ def _refuse_impossible(cells: CellReading, skin: Skin) -> None:
     """
     if cells.uncertain():
         return  # the reading is refused anyway, naming its least sure cell (:meth:`CellReading.board`)
-    problem = no_game_shows(cells.states)
+    problem = logic_problem(cells.states)
     if problem is not None:
         cell = divmod(problem[0], cells.states.shape[1])
         raise RecognitionError(
@@ -650,7 +650,9 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     the board's logic, and the same as the skin's on every cell the skin is sure of.
 
     Either reader alone would refuse or be trusted; here the skinless reader names only what the skin
-    cannot, and only when the two agree everywhere else, so nothing is guessed.
+    cannot, only with a state the skin has no template for (a cell its own covered or 1 template did not
+    match is not that state in this look: the skinless reader naming it so, e.g. a low-contrast 0 taken
+    for covered, is refused), and only when the two agree everywhere else, so nothing is guessed.
     """
     cells = location.reading
     sure = ~cells.uncertain_mask()
@@ -665,6 +667,16 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     if len(differ):
         cell = (int(differ[0][0]), int(differ[0][1]))
         location.notes.append(f"with no skin cell {cell} reads otherwise than with the skin: not used")
+        return cells
+    drawn = [int(state) for state in location.skin.cells]
+    known = np.argwhere(~sure & np.isin(generic.states, drawn))
+    if len(known):
+        cell = (int(known[0][0]), int(known[0][1]))
+        state = Cell(int(generic.states[cell])).name.lower()
+        location.notes.append(
+            f"with no skin cell {cell} reads {state}, which the skin has a template for and did not match "
+            "there: not used"
+        )
         return cells
     if logic_problem(generic.states) is not None:
         return cells
