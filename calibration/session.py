@@ -146,6 +146,8 @@ def calibrate(
     cells, notes = chosen.cells, chosen.notes
     if Cell.COVERED not in cells:
         raise _no_covered()
+    if Cell.ZERO not in cells:
+        raise _no_zero()
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
@@ -200,6 +202,14 @@ def _no_covered() -> CalibrationError:
         "these screenshots show no covered cell (a lost board on which the client opened every "
         "cell?), and play needs it: add a screenshot of a game in progress, e.g. "
         "minebot calibrate LOST.png OPENING.png"
+    )
+
+
+def _no_zero() -> CalibrationError:
+    return CalibrationError(
+        "these screenshots show no 0 cell (an opened cell with no number), and play needs it: a skin "
+        "without it reads a 0 as the look nearest it, a covered cell in a low-contrast look, with "
+        "confidence; add a screenshot that shows an opening, e.g. minebot calibrate LOST.png OPENING.png"
     )
 
 

@@ -650,9 +650,7 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     the board's logic, and the same as the skin's on every cell the skin is sure of.
 
     Either reader alone would refuse or be trusted; here the skinless reader names only what the skin
-    cannot, only with a state the skin has no template for (a cell its own covered or 1 template did not
-    match is not that state in this look: the skinless reader naming it so, e.g. a low-contrast 0 taken
-    for covered, is refused), and only when the two agree everywhere else, so nothing is guessed.
+    cannot, and only when the two agree everywhere else, so nothing is guessed.
     """
     cells = location.reading
     sure = ~cells.uncertain_mask()
@@ -667,16 +665,6 @@ def _complete(image: np.ndarray, location: Location) -> CellReading:
     if len(differ):
         cell = (int(differ[0][0]), int(differ[0][1]))
         location.notes.append(f"with no skin cell {cell} reads otherwise than with the skin: not used")
-        return cells
-    drawn = [int(state) for state in location.skin.cells]
-    known = np.argwhere(~sure & np.isin(generic.states, drawn))
-    if len(known):
-        cell = (int(known[0][0]), int(known[0][1]))
-        state = Cell(int(generic.states[cell])).name.lower()
-        location.notes.append(
-            f"with no skin cell {cell} reads {state}, which the skin has a template for and did not match "
-            "there: not used"
-        )
         return cells
     if logic_problem(generic.states) is not None:
         return cells
