@@ -232,22 +232,29 @@ glyph's bar along a side, in its own ink, is no shadow."""
 def shadowed_ground(tile: np.ndarray, ground: np.ndarray) -> np.ndarray:
     """``ground`` ``(T, T, 3)`` darkened by the shadows ``tile`` shows along its sides, each row from the
     side inwards (to :data:`SHADOW_DEPTH`, while each row shows one: :func:`_side_shadow`). Where two
-    sides' shadows meet, the darker is kept. Rows of the edge band (``INSET``) showing no shadow are
-    passed over: a grid line or a neighbour's edge may be drawn there otherwise."""
+    sides' shadows meet, the darker is kept. Rows of the edge band (``INSET``) but its last showing no
+    shadow are passed over (a grid line or a neighbour's edge may be drawn there otherwise); from there
+    on, each row's shadow runs on from the row before, no darker than it (a shadow fades inwards)."""
     from bot.vision.cutting import INSET
+    from bot.vision.describe import LUMA
 
     ink = _ink_estimate(tile, ground)
     darkening = np.zeros_like(ground)
     for turns in range(4):
         own, base = np.rot90(tile, turns), np.rot90(ground, turns)
         shade = np.zeros_like(base)
+        last = -np.inf  # the lightness of the last shadow row: a shadow fades inwards
         for depth in range(SHADOW_DEPTH):
             found = _side_shadow(own[depth], base[depth], ink, INSET)
+            lightness = float(_row_colour(own[depth], INSET) @ LUMA) if found is not None else 0.0  # type: ignore[operator]
+            if found is not None and lightness < last - SHADOW_AGREE:
+                found = None  # darker further in: a glyph's part, not a shadow
             if found is None:
-                if depth < INSET:
+                if depth < INSET - 1:
                     continue  # the edge band: a frame row drawn otherwise (a grid line, a neighbour's edge)
-                break
+                break  # from the band's last row on, a shadow runs on from the row before
             shade[depth] = found
+            last = lightness
         np.minimum(darkening, np.rot90(shade, -turns), out=darkening)
     return ground + darkening
 
