@@ -18,6 +18,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
+from pathlib import Path
+
+# this checkout's bot before any installed one (a worktree's script must not measure another tree)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.bench import BenchOptions, run_bench
 from bot.game import find_level, find_rule

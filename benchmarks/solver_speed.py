@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
+
+# this checkout's bot before any installed one (a worktree's script must not measure another tree)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.bench import BenchOptions, sample_positions
 from bot.board import Board, Cell

@@ -16,9 +16,13 @@ import argparse
 import hashlib
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 from solver_policies import parse_variant
+
+# this checkout's bot before any installed one (a worktree's script must not measure another tree)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.bench import BenchOptions, play_game
 from bot.board import Board

@@ -4,9 +4,9 @@ incremental knowledge equal to knowledge read from scratch."""
 import numpy as np
 import pytest
 
-from bot.bench import BenchOptions, hard_position, play_game
-from bot.game import FirstClickRule, find_level
-from bot.solver import engine, policy, probability_grid
+from bot.bench import BenchOptions, _apply, hard_position, play_game
+from bot.game import FirstClickRule, Game, find_level
+from bot.solver import Action, choose_moves, engine, policy, probability_grid
 from bot.solver.rules import Knowledge
 from bot.solver.sweep import SweepOverflow, sweep_count
 from tests.test_solver import brute_force
@@ -93,9 +93,11 @@ def test_a_tiny_guard_approximates_and_says_so():
             assert 0.0 < p < 1.0
 
 
-def test_incremental_knowledge_equals_knowledge_from_scratch(monkeypatch):
-    seen = []
-    read = policy.read_knowledge
+def _checked_reads(monkeypatch) -> list[bool]:
+    """Make every board the solver reads check its incremental knowledge against a fresh read; the list
+    gets, per read, whether the kept knowledge was advanced (not read from scratch)."""
+    seen: list[bool] = []
+    read = policy._read_checked  # (what choose_moves and read_knowledge both read a board with)
 
     def checked(board):
         know = read(board)
@@ -110,9 +112,30 @@ def test_incremental_knowledge_equals_knowledge_from_scratch(monkeypatch):
         seen.append(know is policy._LAST[0])
         return know
 
-    monkeypatch.setattr(policy, "read_knowledge", checked)
+    monkeypatch.setattr(policy, "_read_checked", checked)
+    return seen
+
+
+def test_incremental_knowledge_equals_knowledge_from_scratch(monkeypatch):
+    seen = _checked_reads(monkeypatch)
     for level, games in (("expert", 3), ("beginner", 6)):
         options = BenchOptions(find_level(level), FirstClickRule.SAFE, games, 3)
         for i in range(games):
             play_game(options, i)
     assert len(seen) > 60
+
+
+def test_incremental_knowledge_with_flags_equals_knowledge_from_scratch(monkeypatch):
+    """Flags placed on proven mines (``flags=True``) are counted by the numbers revealed next to them."""
+    seen = _checked_reads(monkeypatch)
+    flagged = 0
+    for seed in range(4):
+        game = Game.new("intermediate", seed=seed)
+        while not game.is_over():
+            for move in choose_moves(game.board, flags=True, seed=seed):
+                if move.action is Action.FLAG:
+                    flagged += 1
+                _apply(game, move)
+                if game.is_over():
+                    break
+    assert flagged > 20 and sum(seen) > 40

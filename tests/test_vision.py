@@ -460,17 +460,17 @@ def test_nearest_distances_are_the_readings_distances(scale, classic):
 def test_locate_fits_each_grid_placement_once(monkeypatch, classic):
     """A fresh board: the snap after the refit tries the placements the first snap tried, and their
     fit costs are not computed again (same geometry found)."""
-    from bot.vision import locate as locate_module
+    from bot.vision import snap as snap_module
 
     image, truth = render_screen(stage_boards("expert", seed=8)[0].board, classic, 1.5, seed=3)
     placed: list[tuple[float, ...]] = []
-    real = locate_module.nearest_distances
+    real = snap_module.nearest_distances
 
     def counted(image, geometry, skin):
         placed.append((geometry.left, geometry.top, geometry.pitch_x, geometry.pitch_y, geometry.rows))
         return real(image, geometry, skin)
 
-    monkeypatch.setattr(locate_module, "nearest_distances", counted)
+    monkeypatch.setattr(snap_module, "nearest_distances", counted)
     found = locate_board(image, classic)
     assert (found.geometry.rows, found.geometry.cols) == (truth.rows, truth.cols)
     assert abs(found.geometry.left - truth.left) < 1 and abs(found.geometry.top - truth.top) < 1

@@ -236,17 +236,17 @@ def test_no_real_board_is_called_cut(png):
 def test_full_size_faces_are_searched_once_per_region(monkeypatch):
     """JSMinesweeper at 32 px tiles, zoom 1.75: the board grown from its faces ends where it began, so
     the pitch refit after growing finds its full-size faces in the region already searched, not again."""
-    from bot.vision import grid
+    from bot.vision import lattice
 
     png = REAL / "jsminesweeper" / "t32_z175" / "expert_opening.png"
     regions: list[tuple[int, int, int, int]] = []
-    real = grid._full_size_faces
+    real = lattice._full_size_faces
 
     def counted(gray, region, like):
         regions.append(region)
         return real(gray, region, like)
 
-    monkeypatch.setattr(grid, "_full_size_faces", counted)
+    monkeypatch.setattr(lattice, "_full_size_faces", counted)
     assert_exact(find_grid(cv2.imread(str(png))).geometry, _truth(png))
     assert regions and len(regions) == len(set(regions))
 
@@ -255,19 +255,19 @@ def test_a_lattice_whose_lines_cross_the_flat_faces_is_off_phase():
     """JSMinesweeper's won 9x9 board at zoom 1.25: its digits' steps fold to a peak 4 px before the
     grid lines. A lattice there runs through the empty cells' flat middles; the true one runs
     between them."""
-    from bot.vision import grid
+    from bot.vision import lattice, propose
 
     png = REAL / "jsminesweeper" / "t24_z125" / "small_won.png"
-    gray = grid.grey(cv2.imread(str(png)))
+    gray = propose.grey(cv2.imread(str(png)))
     t = _truth(png)
-    ax, ay = grid._Axis(t.left, t.pitch_x, t.cols), grid._Axis(t.top, t.pitch_y, t.rows)
-    faces = grid.find_faces(gray)
+    ax, ay = propose._Axis(t.left, t.pitch_x, t.cols), propose._Axis(t.top, t.pitch_y, t.rows)
+    faces = propose.find_faces(gray)
     like = faces.take(np.nonzero(faces.w >= 0.6 * t.pitch_x)[0])  # the empty opened cells' faces
-    ex, ey = grid._steps(gray)
-    true = grid._Board(gray, ex, ey, ax, ay)
-    off = grid._Board(gray, ex, ey, replace(ax, start=ax.start - 4), replace(ay, start=ay.start - 4))
-    assert not grid._cuts_faces(gray, true, like, {})
-    assert grid._cuts_faces(gray, off, like, {})
+    ex, ey = lattice._steps(gray)
+    true = lattice._Board(gray, ex, ey, ax, ay)
+    off = lattice._Board(gray, ex, ey, replace(ax, start=ax.start - 4), replace(ay, start=ay.start - 4))
+    assert not lattice._cuts_faces(gray, true, like, {})
+    assert lattice._cuts_faces(gray, off, like, {})
 
 
 def test_a_board_whose_faces_lie_in_small_clusters_apart_is_found():

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.vision.grid import _Axis, _Board, _steps, find_grid, grey
+from bot.vision.grid import find_grid
+from bot.vision.lattice import _Board, _steps
+from bot.vision.propose import _Axis, grey
 
 PITCH = 20
 ROWS, COLS = 16, 30

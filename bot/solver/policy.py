@@ -187,6 +187,11 @@ def read_knowledge(board: Board) -> Knowledge:
     from scratch, which also raises the errors with the cell they name.
     """
     check_playable(board)
+    return _read_checked(board)
+
+
+def _read_checked(board: Board) -> Knowledge:
+    """:func:`read_knowledge` of a board already checked playable (choose_moves checks it once)."""
     if _LAST and _LAST[0].advance(board):
         return _LAST[0]
     _LAST.clear()
@@ -247,12 +252,13 @@ def choose_moves(
     pol = find_policy(policy)
     total = board.mines if total_mines is None else total_mines
     check_playable(board)
-    if int(board.cells.min()) > EIGHT and board[0, 0] == Cell.COVERED:  # fresh: nothing revealed yet
-        density = (total or 0) / board.cells.size
+    grid = board.cells
+    if grid[0, 0] == COVERED and int(grid.min()) > EIGHT:  # fresh: nothing revealed yet
+        density = (total or 0) / grid.size
         move = first_click(board.rows, board.cols, rule, density)
         if board[move.cell] == Cell.COVERED:
             return [move]
-    know = read_knowledge(board)
+    know = _read_checked(board)
     if flags:
         moves = _certain_moves(know, {j: know.reason[j] for j in know.known}, flags)
     else:  # only the proven-safe cells matter: skip sorting the proven mines

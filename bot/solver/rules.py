@@ -151,9 +151,10 @@ class Knowledge:
             return True
         values = new[changed].tolist()
         pairs = list(zip(changed, values, strict=True))
-        if any(old[j] != COVERED or not (v <= EIGHT or v == FLAG) for j, v in pairs):
-            return False
-        cells, known = self.cells, self.known
+        cells, known = self.cells, self.known  # (``cells`` holds what ``old`` holds, as plain ints)
+        for j, v in pairs:
+            if cells[j] != COVERED or not (v <= EIGHT or v == FLAG):
+                return False
         try:
             for j, v in pairs:
                 mine = known.get(j)
@@ -191,10 +192,15 @@ class Knowledge:
         cells, known = self.cells, self.known
         unknown, need = [], value
         for k in self.nbrs[cell]:
-            if cells[k] == FLAG or known.get(k) is True:
+            v = cells[k]
+            if v == COVERED:  # (a proven mine is always covered: a flag or a number drops it from known)
+                mine = known.get(k)
+                if mine is None:
+                    unknown.append(k)
+                elif mine:
+                    need -= 1
+            elif v == FLAG:
                 need -= 1
-            elif cells[k] == COVERED and k not in known:
-                unknown.append(k)
         return unknown, need
 
     def _add_constraint(self, cell: int, unknown: list[int], need: int) -> None:
@@ -253,12 +259,16 @@ class Knowledge:
         """Record a proven cell and remove it from every constraint that contains it."""
         self.known[cell] = mine
         self.reason[cell] = why
-        for k in self.cell_cons.pop(cell, ()):
-            con = self.cons[k]
+        owners = self.cell_cons.pop(cell, ())
+        if not owners:
+            return
+        cons = self.cons
+        for k in owners:
+            con = cons[k]
             con[0].discard(cell)
             if mine:
                 con[1] -= 1
-            self._dirty.add(k)
+        self._dirty |= owners
 
     def _contradiction(self, k: int, detail: str) -> ContradictionError:
         rc = divmod(k, self.cols)

@@ -1,0 +1,288 @@
+"""A board's extent on its lattice: the rows and columns that show the board's structure (grown and
+trimmed to its real edge), and the sides where a screenshot's edge cuts it or its lattice goes on
+(step 4 of :mod:`bot.vision.grid`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from bot.geometry import Geometry
+from bot.vision.boxes import Boxes
+from bot.vision.lattice import LINE_SHARE, _Board, _faces_at, _set, _steps
+from bot.vision.propose import MERGE_CELLS, MIN_SIDE, _Axis, find_faces, grey
+
+TYPICAL_STRIPS = 8
+"""Rows (columns) sampled for the board's typical grid-line strength."""
+
+
+STRIP_SHARE = 0.5
+"""Share of a row's (column's) cells that must show the board's structure for it to be part of it."""
+
+
+LATTICE_CONTRAST = 2.0
+"""A strip's steps must be this much stronger on its lattice boundaries than between them to count as
+grid lines (a row of buttons with text, a header, have steps everywhere)."""
+
+
+def _within_image(board: _Board) -> None:
+    """Drop the lattice's cells that the image's edge cuts: a board partly off the screenshot is read
+    as the part that shows (a cut cell's faces still link, and would leave no boundary to measure)."""
+    h, w = board.gray.shape
+    board.ax, board.ay = _axis_within(board.ax, w), _axis_within(board.ay, h)
+
+
+def _axis_within(a: _Axis, size: int) -> _Axis:
+    """The axis less its cells that fall (partly) outside ``0..size`` (half a pixel of slack)."""
+    first = max(0, math.ceil(-a.start / a.pitch - 1e-6))
+    last = min(a.count, math.floor((size + 1 - a.start) / a.pitch + 1e-6))
+    if last - first == a.count:
+        return a
+    return replace(a, start=a.start + first * a.pitch, count=max(last - first, 0))
+
+
+def _within(geometry: Geometry, width: int, height: int) -> Geometry:
+    """The grid less its rows and columns that the image's edge cuts."""
+    ax = _axis_within(_Axis(geometry.left, geometry.pitch_x, geometry.cols), width)
+    ay = _axis_within(_Axis(geometry.top, geometry.pitch_y, geometry.rows), height)
+    return replace(geometry, left=ax.start, top=ay.start, cols=ax.count, rows=ay.count)
+
+
+def _strip_lines(board: _Board, axis: int, index: int, cut: bool = False) -> tuple[float, float] | None:
+    """Share of a strip's inner boundaries with a grid line across them, and their contrast (how much
+    stronger its steps are on the lattice than off it); None for a strip the image's edge cuts (unless
+    ``cut``: then the part of it that shows is measured)."""
+    strength, contrast = board.cross_boundaries(axis, index, cut)
+    if len(strength) == 0:
+        return None
+    return float((strength >= max(LINE_SHARE * board.typical[axis], 4.0)).mean()), contrast
+
+
+def _strip_ok(board: _Board, kinds: Boxes, axis: int, index: int) -> bool:
+    """Whether lattice row (axis 0) or column (axis 1) ``index`` shows the board's structure: faces
+    of the board's sizes in enough of its cells, or enough boundaries across it."""
+    found = _strip_lines(board, axis, index)
+    if found is None:
+        return False
+    lines, contrast = found
+    if lines >= STRIP_SHARE and contrast >= LATTICE_CONTRAST:
+        return True
+    ax, ay = board.ax, board.ay
+    if axis == 0:
+        shifted = _faces_at(kinds, replace(ax), replace(ay, start=ay.start + index * ay.pitch), 1, ax.count)
+    else:
+        shifted = _faces_at(kinds, replace(ax, start=ax.start + index * ax.pitch), replace(ay), ay.count, 1)
+    return float(shifted.mean()) >= STRIP_SHARE
+
+
+def _grow(board: _Board, faces: Boxes, trim: bool = True) -> None:
+    """Add rows and columns while they show the board's structure; trim outer ones that do not (unless
+    ``trim`` is False: the faces are cells for sure, so the board spans them all)."""
+    board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
+    for axis in (0, 1):
+        changed = True
+        while changed:
+            changed = False
+            a = board.ay if axis == 0 else board.ax
+            trimmable = trim and a.count > MIN_SIDE
+            if trimmable and not _kept(board, faces, axis, 0):
+                _set(board, axis, replace(a, start=a.start + a.pitch, count=a.count - 1))
+                changed = True
+            elif trimmable and not _kept(board, faces, axis, a.count - 1):
+                _set(board, axis, replace(a, count=a.count - 1))
+                changed = True
+            elif before := _reach(board, faces, axis, True):
+                _set(board, axis, replace(a, start=a.start - before * a.pitch, count=a.count + before))
+                changed = True
+            elif after := _reach(board, faces, axis, False):
+                _set(board, axis, replace(a, count=a.count + after))
+                changed = True
+
+
+def _kept(board: _Board, faces: Boxes, axis: int, index: int) -> bool:
+    """Whether an outer strip stays: it shows the board's structure, or a line across every boundary
+    (what :func:`_reach` takes at the board's edge)."""
+    return _strip_ok(board, faces, axis, index) or _lined_across(board, axis, index)
+
+
+def _gap(board: _Board, faces: Boxes, axis: int, index: int) -> bool:
+    """Whether strip ``index`` shows nothing of the board: no faces of its sizes, no grid lines across."""
+    if _strip_ok(board, faces, axis, index):
+        return False
+    found = _strip_lines(board, axis, index)
+    return found is None or found[0] < STRIP_SHARE
+
+
+def _cut_at_gaps(board: _Board, faces: Boxes) -> None:
+    """Cut the grown board at the first gap (:func:`_gap`) on each side of its faces, judged at the
+    board's final extent: a board has no holes, and a strip taken while the board was narrow (a
+    counter's digits over three columns look like cells) shows it is none across the whole board."""
+    for axis in (0, 1):
+        a = board.ay if axis == 0 else board.ax
+        centres = faces.cy if axis == 0 else faces.cx
+        held = np.clip(np.floor((centres - a.start) / a.pitch), 0, a.count - 1).astype(np.intp)
+        first, last = 0, a.count - 1
+        for i in range(int(held.min()) - 1, -1, -1):
+            if _gap(board, faces, axis, i):
+                first = i + 1
+                break
+        for i in range(int(held.max()) + 1, a.count):
+            if _gap(board, faces, axis, i):
+                last = i - 1
+                break
+        if (first, last) != (0, a.count - 1):
+            _set(board, axis, replace(a, start=a.start + first * a.pitch, count=last - first + 1))
+
+
+def _reach(board: _Board, faces: Boxes, axis: int, before: bool) -> int:
+    """Strips to add on one side of the board: 1 when the next shows the board's structure; ``n + 1``
+    when the next ``n`` (up to :data:`MERGE_CELLS`) show grid lines across them but too weakly (glyphs
+    and mines between them, few faces) and the one after them shows the structure (a board has no
+    holes); ``n`` when those ``n`` show a line across every boundary (:func:`_lined_across`) and the
+    one after them shows too few lines (the board's edge: its last cells, then its frame); else 0. A
+    frame or a gap between boards shows few lines."""
+    count = (board.ay if axis == 0 else board.ax).count
+    step = -1 if before else 1
+    near = -1 if before else count
+    whole = True  # every strip of the run so far has a line across every boundary
+    for run in range(MERGE_CELLS + 1):
+        index = near + run * step
+        if _strip_ok(board, faces, axis, index):
+            return run + 1
+        found = _strip_lines(board, axis, index)
+        if found is None:  # the image's edge: as a frame, it ends a run lined across
+            return run if whole else 0
+        if found[0] < STRIP_SHARE:
+            return run if whole else 0
+        whole = whole and found[0] >= 1.0
+    return 0
+
+
+def _lined_across(board: _Board, axis: int, index: int, cut: bool = False) -> bool:
+    """Whether strip ``index`` shows a grid line across every one of its inner boundaries: the board's
+    own lattice, cell by cell, however many glyphs lie between the lines (a header's text or a row of
+    buttons lines up with a few of the board's boundaries, not all). ``cut``: of a strip the image's
+    edge cuts, the part that shows."""
+    found = _strip_lines(board, axis, index, cut)
+    return found is not None and found[0] >= 1.0
+
+
+def _typical_line(board: _Board, axis: int) -> float:
+    """The median strength of the boundaries across the board's rows (axis 0) or columns, over at
+    most :data:`TYPICAL_STRIPS` of them spread over the board."""
+    count = (board.ay if axis == 0 else board.ax).count
+    picks = np.unique(np.linspace(0, count - 1, min(count, TYPICAL_STRIPS)).round().astype(int))
+    parts = [board.cross_boundaries(axis, int(i))[0] for i in picks]  # none on an axis with no cells
+    values = np.concatenate(parts) if parts else np.zeros(0)
+    return float(np.median(values)) if len(values) else 0.0
+
+
+def _sized_like(faces: Boxes, inside: np.ndarray) -> Boxes:
+    """The faces whose size is that of some face in ``inside`` (within a rounding step)."""
+    if not inside.any():
+        return faces.take(np.zeros(0, np.intp))
+    sizes = np.unique(np.stack([faces.w[inside], faces.h[inside]], axis=1), axis=0)
+    near = (np.abs(faces.w[:, None] - sizes[None, :, 0]) <= 2) & (
+        np.abs(faces.h[:, None] - sizes[None, :, 1]) <= 2
+    )
+    return faces.take(np.nonzero(near.any(axis=1))[0])
+
+
+CUT_ON_LINES = 0.6
+"""Share of a strip's changes along the board's edge that fall on the board's cell boundaries above which
+the strip is cells (a board cut by the screenshot's edge) rather than a frame, a border or a background
+(changes spread at random put about a quarter there)."""
+
+
+CUT_CONTRAST = 1.0
+"""Mean grey-level change per pixel along the edge below which a strip is flat: a frame, not cells."""
+
+
+def cut_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
+    """The sides (``top``, ``bottom``, ``left``, ``right``) where the screenshot's edge cuts the board.
+
+    There, less than a cell of image lies beyond the board, and that strip changes along the edge where
+    the board's cells meet, as a row of cells cut short does (grid lines, bevels, one cell's state to the
+    next); a frame, a window border or a background does not. A board read without its cut cells is not
+    the board: its edge numbers count neighbours that do not show, so it is refused, not played.
+    """
+    height, width = image.shape[:2]
+    r, g = geometry.region(), geometry
+    rows, cols = slice(max(r.top, 0), min(r.bottom, height)), slice(max(r.left, 0), min(r.right, width))
+    strips = (
+        ("left", rows, slice(0, max(r.left, 0)), g.pitch_x, g.pitch_y, g.top - rows.start, 1),
+        ("right", rows, slice(r.right, width), g.pitch_x, g.pitch_y, g.top - rows.start, 1),
+        ("top", slice(0, max(r.top, 0)), cols, g.pitch_y, g.pitch_x, g.left - cols.start, 0),
+        ("bottom", slice(r.bottom, height), cols, g.pitch_y, g.pitch_x, g.left - cols.start, 0),
+    )
+    sides = []
+    board = None
+    for side, strip_rows, strip_cols, across, pitch, phase, axis in strips:
+        strip = image[strip_rows, strip_cols]  # only the strips are turned grey, not the whole screen
+        if 0 < strip.shape[axis] < across:
+            changes = _edge_changes(grey(strip).astype(np.float32), axis)
+            if _changes_on_lines(changes, pitch, phase):
+                sides.append(side)
+                continue
+            board = board or _board_near(image, geometry)
+            index = -1 if side in ("top", "left") else (g.rows if axis == 0 else g.cols)
+            if _lined_across(board, axis, index, cut=True):  # cells cut short, whatever glyphs they show
+                sides.append(side)
+    return sides
+
+
+def _edge_changes(strip: np.ndarray, axis: int) -> np.ndarray:
+    """How much a strip changes from one pixel to the next along the board's edge: the median over the
+    strip's lines parallel to the edge (a glyph crosses only some of them; a cell boundary, all)."""
+    return np.median(np.abs(np.diff(strip, axis=1 - axis)), axis=axis)
+
+
+def _changes_on_lines(change: np.ndarray, pitch: float, phase: float) -> bool:
+    """Whether the changes along a board's edge are many, and mostly where the board's cells meet (within
+    an eighth of a cell, at least a pixel and a half, of ``phase + k * pitch``)."""
+    if len(change) < 2 * pitch:
+        return False
+    if float(change.mean()) < CUT_CONTRAST:
+        return False
+    at = np.arange(len(change)) + 0.5  # a change lies between two pixels
+    offset = (at - phase) % pitch
+    near = np.minimum(offset, pitch - offset) <= max(1.5, pitch / 8)
+    return float(change[near].sum()) >= CUT_ON_LINES * float(change.sum())
+
+
+def continues(image: np.ndarray, geometry: Geometry) -> list[str]:
+    """The sides (``top``, ``bottom``, ``left``, ``right``) of a board found some other way (a skin's
+    templates) beyond which its lattice goes on: the strip of cells just outside shows the board's
+    structure by the rule :func:`find_grids` grows a board by (faces of the board's sizes, or grid
+    lines across it, in the next strip or, past up to :data:`MERGE_CELLS` strips of lines alone, the
+    one after them). A reading of such a board is of part of it. Cheap: looks only next to the board.
+    """
+    board = _board_near(image, geometry)
+    ax, ay = board.ax, board.ay
+    faces = find_faces(board.gray)
+    cx, cy = faces.cx, faces.cy
+    inside = (cx >= ax.start) & (cx < ax.line(ax.count)) & (cy >= ay.start) & (cy < ay.line(ay.count))
+    like = _sized_like(faces, inside)
+    sides = (("top", 0, True), ("bottom", 0, False), ("left", 1, True), ("right", 1, False))
+    return [name for name, axis, before in sides if _reach(board, like, axis, before)]
+
+
+def _board_near(image: np.ndarray, geometry: Geometry) -> _Board:
+    """The board at ``geometry`` on the part of the screenshot within the strips :func:`_reach` may look
+    at beyond it (and the line after them), with its typical grid-line strengths."""
+    height, width = image.shape[:2]
+    px, py = geometry.pitch_x, geometry.pitch_y
+    region = geometry.region()
+    strips = MERGE_CELLS + 1  # strips beyond each side :func:`_reach` may look at
+    mx, my = strips * px + 3, strips * py + 3  # and the line after them
+    x0, y0 = max(0, int(region.left - mx)), max(0, int(region.top - my))
+    x1, y1 = min(width, int(math.ceil(region.right + mx))), min(height, int(math.ceil(region.bottom + my)))
+    gray = np.ascontiguousarray(grey(image[y0:y1, x0:x1]))
+    ax = _Axis(geometry.left - x0, px, geometry.cols)
+    ay = _Axis(geometry.top - y0, py, geometry.rows)
+    ex, ey = _steps(gray)
+    board = _Board(gray, ex, ey, ax, ay)
+    board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
+    return board
