@@ -5,7 +5,7 @@ Why: some clients (Windows 7's Minesweeper and its recreations) tint every cover
 light at one corner to dark at the other, and darken the edge of an opened cell on each side a covered
 neighbour rises above it. The skinless reader groups cells that look alike and compares a glyph cell's
 frame with a plain cell's; here no two covered tiles are alike across the board, and an opened cell's
-frame depends on its neighbours. Nothing here is fitted to one client: two rules of the class.
+frame depends on its neighbours. Nothing here is fitted to one client: four rules of the class.
 
 - **Chained groups** (:func:`chain_groups`): two groups are one when cells of them side by side on the
   board look alike. A shade that changes little from a cell to the next links the whole run; two states
@@ -19,10 +19,11 @@ frame depends on its neighbours. Nothing here is fitted to one client: two rules
   left then sits on a ground with those shadows, though no plain cell shows both, and its ink is the
   digit alone.
 - **Shadowed grounds** (:func:`shadowed_ground`): a glyph cell's own shadows, read off the cell itself.
-  Along each side, each row of its edge band whose two ends agree with each other, darker than the ground
+  Along each side, each row from the edge whose two ends agree with each other, darker than the ground
   there in a darkening of the ground's own colour (not the glyph's ink) is a shadow running corner to
-  corner; the ground the ink is taken against is darkened so along that side. A number opened alone among
-  covered tiles has shadows no plain cell shows, on every side a raised neighbour casts one.
+  corner; past the edge band a shadow row runs on from the one before and is no darker (it fades
+  inwards). The ground the ink is taken against is darkened so along that side. A number opened alone
+  among covered tiles has shadows no plain cell shows, on every side a raised neighbour casts one.
 
 >>> import numpy as np
 >>> looks = np.zeros((6, 4, 3), np.float32)
