@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import capture_real  # noqa: E402
 
-import harness.realclients  # noqa: E402
+import harness.xdisplay  # noqa: E402
 from harness.realclients import exit_on_sigterm  # noqa: E402
 
 LARGE_SCREEN = (2880, 1800)
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     capture_real.JS_SCREEN = LARGE_SCREEN
     # the pointer is parked in the default screen's corner, which is over this board: the page would
     # label the cell under it ("(22,12)") on every capture
-    harness.realclients.POINTER_PARK = (LARGE_SCREEN[0] - 5, LARGE_SCREEN[1] - 5)
+    harness.xdisplay.POINTER_PARK = (LARGE_SCREEN[0] - 5, LARGE_SCREEN[1] - 5)
     parts = tuple(args.part or ("expert", "small", "digits"))
     capture_real.jsminesweeper_captures(
         args.outdir, random.Random(args.seed), settings=((args.tile, args.zoom),), parts=parts

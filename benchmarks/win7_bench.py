@@ -73,11 +73,26 @@ def safe_covered(game: Win7Minesweeper) -> tuple[list[Coord], set[Coord], Board]
     return safe, mines, board
 
 
+def start_game(game: Win7Minesweeper, tries: int = 3) -> None:
+    """Open the middle cell of a fresh board, starting the board again with F2 when the click did not
+    take (after "Play again" the window may ignore clicks for a while under load)."""
+    for _ in range(tries):
+        game.open((game.rows // 2, game.cols // 2))
+        if game.wait_final().get("started"):
+            return
+        LOGGER.info("the first click did not take: F2 and again")
+        wid, _ = game.window_id_region()
+        xdotool(game.display, "windowactivate", "--sync", str(wid))
+        xdotool(game.display, "key", "--window", str(wid), "F2")
+        game.wait_final()
+    raise ClientError("the win7 window takes no clicks")
+
+
 def play_states(game: Win7Minesweeper, out: Path, prefix: str, rng: random.Random) -> None:
     """Fresh, two mid-game boards, flags, lost; then a new game played to a win."""
     geometry = game.board_geometry()
     save(out, f"{prefix}-0fresh", game, game.wait_final())
-    game.open((game.rows // 2, game.cols // 2))
+    start_game(game)
     for step in (1, 2):
         safe, mines, board = safe_covered(game)
         click_many(game, rng.sample(safe, min(len(safe), 6 * step)), geometry)
@@ -93,12 +108,16 @@ def play_states(game: Win7Minesweeper, out: Path, prefix: str, rng: random.Rando
     game.move_dialog_off_board()
     save(out, f"{prefix}-4lost", game, game.wait_final())
     game.restart()
-    game.open((game.rows // 2, game.cols // 2))
-    for _ in range(40):
+    start_game(game)
+    for _ in range(200):  # clicks sent while a flood still ripples may be lost: the rest go again
         safe, _, _ = safe_covered(game)
         if not safe:
             break
         click_many(game, rng.sample(safe, min(len(safe), 25)), geometry)
+    data = game.wait_final()
+    if data.get("state") != "won":
+        left = len(safe_covered(game)[0])
+        raise ClientError(f"no win: the client says {data.get('state')!r}, {left} safe cells left")
     game.wait_dialog()
     game.move_dialog_off_board()
     save(out, f"{prefix}-5won", game, game.wait_final())
@@ -122,7 +141,11 @@ def capture(out: Path, games: int, looks: list[str]) -> None:
                             play_states(game, out, prefix, random.Random(f"{prefix}"))
                         except ClientError as exc:  # a slow machine: the states so far are kept
                             LOGGER.warning("%s: %s; going on with a new game", prefix, exc)
-                            game.restart()
+                            try:
+                                game.restart()
+                            except ClientError as again:
+                                LOGGER.warning("%s: no new game (%s); next look", prefix, again)
+                                break
                             continue
                         LOGGER.info("%s captured in %.1f s", prefix, time.monotonic() - started)
 

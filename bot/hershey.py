@@ -115,3 +115,11 @@ def put_text(
             points = [line.astype(np.int32) for line in lines]
             cv2.polylines(image, points, False, color, thickness, line_type, shift)
         x += glyph.right * unit
+
+
+def text_width(text: str, font: str, scale: float, thickness: int = 1) -> int:
+    """How wide :func:`put_text` draws ``text``, in pixels, as OpenCV's ``getTextSize`` measured it before
+    release 5 (the glyphs' advances at ``scale``, plus the pen's ``thickness``)."""
+    glyphs = _font(font)
+    advance = sum(_glyph(glyphs, char).right - _glyph(glyphs, char).left for char in text)
+    return round(advance * scale + thickness)

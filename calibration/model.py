@@ -8,6 +8,7 @@ import numpy as np
 
 from bot.board import Board, Cell, Coord
 from bot.errors import MinebotError
+from bot.geometry import Geometry
 from bot.skin import STATE_NAMES
 
 STATE_KEYS: dict[Cell, str] = {cell: name for name, cell in STATE_NAMES.items()}
@@ -51,6 +52,8 @@ class Truth:
     source: str
     region: tuple[float, float, float, float] | None = None
     """``(left, top, width, height)`` of the cell grid, from a ``# board: x y w h`` comment."""
+    geometry: Geometry | None = None
+    """The grid the board was read at, when a reader (not a file) gave it: the cells are cut there."""
 
 
 @dataclass

@@ -24,7 +24,7 @@ from calibration.cluster import Shot, align, cut_cells, group_shots, read_tiles
 from calibration.grid import find_grid
 from calibration.label import propose_labels
 from calibration.model import CalibrationError, Group, Proposal, Truth, state_key
-from calibration.reader import check_labels, read_shots
+from calibration.reader import check_labels, read_shots, reader_truths, same_cells
 
 LOGGER = logging.getLogger(__name__)
 
@@ -70,13 +70,18 @@ class Analysis:
 
 def _locate(name: str, image: np.ndarray, truth: Truth | None) -> Geometry:
     """The board's geometry: found from the pixels; with a true board, checked against its shape (and
-    taken from its ``# board:`` rectangle when the pixels give another shape)."""
+    taken from its ``# board:`` rectangle when the pixels give another shape). A reader's truth comes
+    with the grid it was read at: calibration's own grid, refined to a fraction of a pixel for cutting
+    templates, is kept when it cuts the same cells (:func:`calibration.reader.same_cells`), else the
+    reader's."""
     try:
         found: Geometry | None = find_grid(image)
     except BoardNotFoundError as exc:
-        if truth is None or truth.region is None:
+        if truth is None or (truth.region is None and truth.geometry is None):
             raise BoardNotFoundError(f"{name}: {exc}") from exc
         found = None
+    if truth is not None and truth.geometry is not None:
+        return found if found is not None and same_cells(found, truth.geometry) else truth.geometry
     if truth is None:
         assert found is not None
         return found
@@ -110,6 +115,8 @@ def analyse(
         raise CalibrationError(
             f"{len(truths)} --board file(s) for {len(images)} screenshot(s): give one board per screenshot"
         )
+    if truths is None and base is None:
+        truths = reader_truths(images)
     shots: list[Shot] = []
     size = base.cell_size if base is not None else 0
     for k, (name, image) in enumerate(images):

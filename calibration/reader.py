@@ -18,6 +18,10 @@ counts and agrees with the labeller everywhere else, so the two boards differ in
 the one that holds by the counts is taken (xbomb's bold red 3, overflowing its cell, is "a red mark on
 the covered cell" to the looks and a 3 to the reader). A label the counts pinned (a digit's value, a
 mine-shaped glyph they count) is never overruled this way.
+
+First of all, though: where the skinless reader reads *every* screenshot exactly on its own (its grid, its
+states, the board's logic holding; :func:`reader_truths`), its reading labels the cells outright, as a
+true board given with ``--board`` does; the looks are then only grouped, not guessed at.
 """
 
 from __future__ import annotations
@@ -32,9 +36,30 @@ from bot.errors import MinebotError
 from bot.geometry import Geometry
 from bot.vision.generic import GenericModel, read_cells
 from bot.vision.grid import find_grid
-from calibration.model import Group, Proposal, state_key
+from calibration.model import Group, Proposal, Truth, state_key
 
 LOGGER = logging.getLogger(__name__)
+
+
+READER_SOURCE = "the skinless reader's exact reading"
+"""What a :class:`Truth` from :func:`reader_truths` names as its source (in the labels' reasons)."""
+
+
+def reader_truths(images: Sequence[tuple[str, np.ndarray]]) -> list[Truth] | None:
+    """Every screenshot's board as the skinless reader reads it from scratch (``--skin generic``: its own
+    grid, every cell named, the board's logic holding), with the grid it read at; None unless it reads
+    every one of them exactly (a refusal anywhere leaves the labelling to the looks and the counts)."""
+    from bot.vision.read import read_screen
+
+    truths = []
+    for name, image in images:
+        try:
+            reading = read_screen(image, "generic")
+        except MinebotError as exc:
+            LOGGER.info("%s: the skinless reader does not read it exactly: %s", name, exc)
+            return None
+        truths.append(Truth(reading.board, f"{READER_SOURCE} of {name}", geometry=reading.geometry))
+    return truths
 
 
 def read_shots(images: Sequence[np.ndarray], geometries: Sequence[Geometry]) -> list[np.ndarray | None]:

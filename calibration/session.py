@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,9 +13,10 @@ import numpy as np
 
 from bot.board import Board, Cell
 from bot.skin import Skin, find_skin, user_skin_dir
-from calibration.label import contact_sheet, violations
+from calibration.label import violations
 from calibration.model import CalibrationError, Proposal, Truth
 from calibration.pipeline import Analysis, ReadBack, analyse, choose, load_images, read_back
+from calibration.sheet import contact_sheet
 from calibration.sprites import DEFAULT_ORDER, read_sheet
 from calibration.writer import missing_states, write_skin
 
@@ -144,6 +146,8 @@ def calibrate(
     cells, notes = chosen.cells, chosen.notes
     if Cell.COVERED not in cells:
         raise _no_covered()
+    if Cell.ZERO not in cells:
+        raise _no_zero()
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
@@ -152,20 +156,45 @@ def calibrate(
                 f"{shot.name}: {len(bad)} cell(s) break the counting rules with these labels, e.g. {bad[0]}"
             )
     notes = notes + (_history(folder) if base is not None else [])
-    write_skin(
-        folder,
-        name,
-        cells,
-        [n for n, _ in images],
-        options.rule if base is None else base.first_click_rule.value,
-        notes,
-        faces=base.faces if base is not None else None,
-        variants=chosen.variants,
-    )
+    staging = folder.with_name(f".{folder.name}.calibrating")
+    shutil.rmtree(staging, ignore_errors=True)
+    if base is not None:
+        shutil.copytree(folder, staging)
+    try:
+        write_skin(
+            staging,
+            name,
+            cells,
+            [n for n, _ in images],
+            options.rule if base is None else base.first_click_rule.value,
+            notes,
+            faces=base.faces if base is not None else None,
+            variants=chosen.variants,
+        )
+        report.readback = read_back(analysis, staging, answers)
+        _refuse_lost_board(report.readback, sheet_path)
+        shutil.copytree(staging, folder, dirs_exist_ok=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     report.missing = missing_states(cells)
     report.notes = notes
-    report.readback = read_back(analysis, folder, answers)
     return report
+
+
+def _refuse_lost_board(readback: list[ReadBack], sheet_path: Path) -> None:
+    """Refuse a skin that cannot find the board on a screenshot it was made from (no board, another
+    size, or another place): it would not find the board in play either, so it is not written.
+
+    Raises:
+        CalibrationError: naming the screenshot and what the skin found there.
+    """
+    lost = [rb for rb in readback if rb.error is not None]
+    if lost:
+        raise CalibrationError(
+            f"the skin made from these screenshots does not find the board on {lost[0].name} itself "
+            f"({lost[0].error}), so it was not written; see the contact sheet {sheet_path}, give the true "
+            "board with --board FILE, or add a screenshot of a game in progress"
+        )
 
 
 def _no_covered() -> CalibrationError:
@@ -173,6 +202,14 @@ def _no_covered() -> CalibrationError:
         "these screenshots show no covered cell (a lost board on which the client opened every "
         "cell?), and play needs it: add a screenshot of a game in progress, e.g. "
         "minebot calibrate LOST.png OPENING.png"
+    )
+
+
+def _no_zero() -> CalibrationError:
+    return CalibrationError(
+        "these screenshots show no 0 cell (an opened cell with no number), and play needs it: a skin "
+        "without it reads a 0 as the look nearest it, a covered cell in a low-contrast look, with "
+        "confidence; add a screenshot that shows an opening, e.g. minebot calibrate LOST.png OPENING.png"
     )
 
 

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from calibration.label import min_cost_assignment
+from calibration.assign import min_cost_assignment
 
 
 def brute_force(cost: np.ndarray) -> float:

@@ -367,7 +367,7 @@ def test_screenshots_from_a_folder_or_gif(tmp_path):
 
 
 def test_digits_forced_by_the_counts():
-    from calibration.label import _forced
+    from calibration.assign import forced_values as _forced
 
     # Each group takes a different digit within its bounds: a group forced in every assignment is sure.
     assert _forced([[1], [1, 2], [1, 2, 3]]) == [1, 2, 3]

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.hershey import FONTS, put_text
+from bot.hershey import FONTS, put_text, text_width
 from bot.vision import glyphs
 
 REFERENCES_SHA256 = "946c8dd96f30c45351ea510b127361e7821bbda3376c51ae4e4c2eea97248c2a"
@@ -65,3 +65,28 @@ def test_every_font_has_every_printable_character_and_draws_others_as_a_question
         assert (unknown == question).all()
     with pytest.raises(KeyError, match="no stroke font 'gothic'"):
         put_text(np.zeros((9, 9), np.uint8), "1", (0, 8), "gothic", 1.0, 255)
+
+
+def test_text_width_spans_the_ink_put_text_draws():
+    for scale in (0.45, 0.75, 1.0):
+        image = np.zeros((60, 200), np.uint8)
+        put_text(image, "Medium", (0, 40), "simplex", scale, 255, 1)
+        columns = np.nonzero(image.any(axis=0))[0]
+        width = text_width("Medium", "simplex", scale)
+        assert columns.max() < width <= columns.max() + 10
+
+
+def test_generated_looks_draw_their_text_without_opencv_fonts(monkeypatch):
+    """OpenCV 5.0 and 5.1 draw other shapes for their font names: the looks' header texts (a level box,
+    a title) come from minebot's own strokes, so one seed gives one picture with any OpenCV release."""
+    from bot.looks import generate
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("cv2 text drawn")
+
+    monkeypatch.setattr(cv2, "putText", refuse)
+    monkeypatch.setattr(cv2, "getTextSize", refuse)
+    seen = set()
+    for seed in range(40):
+        seen.add(generate(seed).look.surroundings)
+    assert {"classic", "modern", "toolbar"} <= seen

@@ -299,11 +299,11 @@ def test_a_client_that_exits_at_once_is_started_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Wine now and then exits 1 at once under load: the harness starts it again, and says so."""
-    import harness.realclients as realclients
+    import harness.client as client_module
 
     client = _ExitsAtOnce(tmp_path / "starts", passes=2)
-    monkeypatch.setattr(realclients, "find_windows", _no_window_until_second_start(client))
-    monkeypatch.setattr(realclients, "move_pointer_away", lambda display: None)
+    monkeypatch.setattr(client_module, "find_windows", _no_window_until_second_start(client))
+    monkeypatch.setattr(client_module, "move_pointer_away", lambda display: None)
     monkeypatch.setattr(RealClient, "_board_drawn", lambda self: True)
     with client:
         assert client.window_region() == Region(0, 0, 200, 200)
@@ -314,10 +314,10 @@ def test_a_client_that_always_exits_says_what_it_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After ``start_attempts`` launches the error quotes the client's last words."""
-    import harness.realclients as realclients
+    import harness.client as client_module
 
     client = _ExitsAtOnce(tmp_path / "starts", passes=99)
-    monkeypatch.setattr(realclients, "find_windows", _no_window_until_second_start(client))
+    monkeypatch.setattr(client_module, "find_windows", _no_window_until_second_start(client))
     with pytest.raises(ClientExitedError, match=r"flaky exited with status 1 .*could not start, try 3"):
         client.start()
     assert len((tmp_path / "starts").read_text().split()) == RealClient.start_attempts == 3

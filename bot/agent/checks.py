@@ -26,10 +26,13 @@ def check_progress(before: Board, after: Board, clicked: Iterable[Coord] = ()) -
     for cell in clicked:
         if before[cell] == Cell.ZERO and after[cell].is_number():
             changed[cell] = False
-    if changed.any():
-        r, c = np.argwhere(changed)[0]
-        return (int(r), int(c))
-    return None
+    return first_cell(changed)
+
+
+def first_cell(mask: np.ndarray) -> Coord | None:
+    """The first true cell of ``mask`` in reading order, or None: the cell a check names as its reason."""
+    found = np.argwhere(mask)
+    return None if len(found) == 0 else (int(found[0][0]), int(found[0][1]))
 
 
 def near(mask: np.ndarray) -> np.ndarray:
@@ -67,10 +70,7 @@ def unexplained_change(
     if flagged is not None:
         explained &= (after.cells != Cell.FLAG) | flagged
     bad = changed & ~explained
-    if bad.any():
-        r, c = np.argwhere(bad)[0]
-        return (int(r), int(c))
-    return None
+    return first_cell(bad)
 
 
 def flags_on_a_new_game(before: Board | None, after: Board) -> list[Coord]:
@@ -105,10 +105,7 @@ def unsettled_zero(board: Board, unknown: np.ndarray | None = None) -> Coord | N
     """
     covered = board.covered_mask() if unknown is None else board.covered_mask() & ~unknown
     bad = (board.cells == Cell.ZERO) & near(covered)
-    if bad.any():
-        r, c = np.argwhere(bad)[0]
-        return (int(r), int(c))
-    return None
+    return first_cell(bad)
 
 
 def flag_the_rest(board: Board) -> list[Move]:
@@ -134,7 +131,4 @@ def same_game(previous: Board, states: np.ndarray, sure: np.ndarray) -> Coord | 
         return (0, 0)
     revealed_before = previous.revealed_mask()
     differs = sure & revealed_before & (states != previous.cells)
-    if differs.any():
-        r, c = np.argwhere(differs)[0]
-        return (int(r), int(c))
-    return None
+    return first_cell(differs)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from bot.agent.checks import (
     same_game,
 )
 from bot.agent.follow import find_look
+from bot.agent.sight import BoardGoneError, read_counter
 from bot.board import Board, Cell, Coord
 from bot.errors import (
     BoardNotFoundError,
@@ -23,12 +23,6 @@ from bot.errors import (
     RecognitionError,
 )
 from bot.geometry import Geometry, Region
-
-if TYPE_CHECKING:
-    pass
-
-
-from bot.agent.sight import BoardGoneError, read_counter
 
 LOGGER = logging.getLogger(__name__)
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.agent.checks import (
-    flags_on_a_new_game,
-)
+from bot.agent.checks import flags_on_a_new_game
 from bot.agent.options import NewGame
 from bot.board import Board, Cell, Coord
 from bot.errors import (
@@ -25,10 +22,6 @@ from bot.errors import (
 from bot.game import GameStatus
 from bot.geometry import Geometry, Region
 from bot.skin import NEW_GAME_KEYS
-
-if TYPE_CHECKING:
-    pass
-
 
 LOGGER = logging.getLogger(__name__)
 

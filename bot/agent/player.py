@@ -22,13 +22,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bot.agent.firstclick import FirstClickLog
+from bot.agent.locating import RING, RING_FAILURES, RING_GAP_STEPS, Locating
+from bot.agent.newgames import NewGames
 from bot.agent.options import PlayOptions
 from bot.agent.results import GameResult, MoveTiming, SessionSummary
+from bot.agent.seeing import Seeing
+from bot.agent.sight import LastClicks, MisreadError, Sight
 from bot.agent.stopping import check_stop, ctrl_c_stops
 from bot.board import Board, Cell, Coord
 from bot.capture import CaptureBackend
@@ -41,14 +44,6 @@ from bot.game import FirstClickRule, GameStatus
 from bot.geometry import Geometry, Region
 from bot.input import Expect, InputBackend
 from bot.solver import Action, Move
-
-if TYPE_CHECKING:
-    pass
-
-from bot.agent.locating import RING, RING_FAILURES, RING_GAP_STEPS, Locating
-from bot.agent.newgames import NewGames
-from bot.agent.seeing import Seeing
-from bot.agent.sight import LastClicks, MisreadError, Sight
 
 LOGGER = logging.getLogger(__name__)
 

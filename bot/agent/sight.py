@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.agent.checks import (
-    near,
-)
+from bot.agent.checks import near
 from bot.board import Board, Cell
 from bot.errors import (
     MinebotError,
@@ -20,10 +17,6 @@ from bot.errors import (
 from bot.game import GameStatus
 from bot.geometry import Geometry
 from bot.solver import Move
-
-if TYPE_CHECKING:
-    pass
-
 
 LOGGER = logging.getLogger(__name__)
 

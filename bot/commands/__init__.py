@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 Number = TypeVar("Number", int, float)
+Found = TypeVar("Found")
 
 
 def _number(
@@ -43,3 +44,11 @@ def seconds(text: str) -> float:
 def scale(text: str) -> float:
     """argparse type for a display scale: a number above 0 (1.25 for 125%)."""
     return _number(text, float, lambda value: 0 < value < math.inf, "a scale above 0 (1.25 for 125%)")
+
+
+def looked_up(text: str, find: Callable[[str], Found]) -> Found:
+    """``find(text)``, its ValueError (which names the valid values) turned into a usage error."""
+    try:
+        return find(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

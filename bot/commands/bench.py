@@ -14,7 +14,7 @@ import sys
 
 from bot.bench import BenchOptions, BenchResult, play_game, run_bench
 from bot.board import Coord
-from bot.commands import count, positive
+from bot.commands import count, looked_up, positive
 from bot.commands.solve import rule_argument
 from bot.game import FirstClickRule, Level, find_level
 from bot.progress import Progress
@@ -26,10 +26,7 @@ HELP = "play simulated games and measure the solver's win rate and speed"
 
 def level_argument(text: str) -> Level:
     """argparse type for ``--level``: a name or ROWSxCOLS/MINES."""
-    try:
-        return find_level(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return looked_up(text, find_level)
 
 
 def cell_argument(text: str) -> Coord:

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.board import Board, Cell
-from bot.commands import count
+from bot.commands import count, looked_up
 from bot.errors import BoardFormatError
 from bot.game import FirstClickRule, find_rule
 from bot.solver import POLICIES, choose_moves, probability_grid
@@ -57,10 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def rule_argument(text: str) -> FirstClickRule:
     """argparse type for ``--rule``: a usage error that lists the valid names."""
-    try:
-        return find_rule(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return looked_up(text, find_rule)
 
 
 def read_board(path: str, mines: int | None) -> Board:

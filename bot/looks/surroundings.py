@@ -12,16 +12,18 @@ import cv2
 import numpy as np
 
 from bot.game import GameStatus
+from bot.hershey import put_text, text_width
 from bot.looks.look import Color, Look, hsv, luma, shade
 from bot.render import classic_counter, classic_face, draw_clutter, draw_window_frame, pixel_canvas
 
-FONT = cv2.FONT_HERSHEY_SIMPLEX
+FONT = "simplex"
+"""The stroke font of the header texts (:mod:`bot.hershey`: the same pixels with every OpenCV release)."""
 
 
 def _text(image: np.ndarray, text: str, x: int, y: int, height: int, color: Color) -> None:
     """``text`` with its baseline at ``y``, about ``height`` px tall."""
     scale = max(height, 6) / 22
-    cv2.putText(image, text, (x, y), FONT, scale, color, max(1, round(scale * 1.6)), cv2.LINE_AA)
+    put_text(image, text, (x, y), FONT, scale, color, max(1, round(scale * 1.6)), cv2.LINE_AA)
 
 
 def _bevel_box(
@@ -67,7 +69,7 @@ def _modern(
     bh, bw = cells.shape[:2]
     bar = shade(look.palette.covered[0], 0.6)
     header, m, size = round(44 * k), round((look.seed % 3) * 6 * k), round(16 * k)
-    (text_w, _), _ = cv2.getTextSize("Medium", FONT, size * 0.75 / 22, 1)
+    text_w = text_width("Medium", FONT, size * 0.75 / 22)
     box = (round(8 * k), round(10 * k), round(8 * k) + text_w + round(10 * k), header - round(10 * k))
     flag_x = box[2] + round(18 * k)
     w = max(bw + 2 * m, flag_x + round(170 * k))

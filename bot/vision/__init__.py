@@ -2,11 +2,11 @@
 
 >>> from bot.render import render_screen
 >>> from bot.board import Board
->>> image, truth = render_screen(Board.from_text("1.\\n.F\\n00"), "classic", 1.25, seed=3)
+>>> image, truth = render_screen(Board.from_text("F.\\n21\\n00"), "classic", 1.25, seed=3)
 >>> reading = read_screen(image, "classic")
 >>> print(reading.board), reading.status.value, (reading.geometry.rows, reading.geometry.cols)
-1.
-.F
+F.
+21
 00
 (None, 'playing', (3, 2))
 """

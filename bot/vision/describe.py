@@ -512,8 +512,11 @@ def shape_of(
 ) -> None:
     """Name a glyph group's shape (cross, mine, digit or other mark) from its ink; a digit's value is
     settled later, with the whole board (:mod:`bot.vision.digits`)."""
+    from bot.vision.shade import shadowed_ground
+
     margin = GLYPH_MARGIN if base is not None else INSET
-    ink = ink_of(group.tile, base, margin, known)
+    own = base if base is not None else np.broadcast_to(own_background(group.tile, known), group.tile.shape)
+    ink = ink_of(group.tile, shadowed_ground(group.tile, own.astype(np.float32)), margin, known)
     group.colours = ink_colours(group.tile, ink, balance)
     group.ink = ink_colour(group.tile, ink)
     if group.runs is not None and (ink >= 0.5).any():

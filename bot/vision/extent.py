@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from bot.geometry import Geometry
 from bot.vision.boxes import Boxes
-from bot.vision.lattice import LINE_SHARE, _Board, _faces_at, _set, _steps
+from bot.vision.lattice import LINE_SHARE, _Board, _faces_at, _set, _steps, flat_parts
 from bot.vision.propose import MERGE_CELLS, MIN_SIDE, _Axis, find_faces, grey
 
 TYPICAL_STRIPS = 8
@@ -22,22 +23,28 @@ STRIP_SHARE = 0.5
 """Share of a row's (column's) cells that must show the board's structure for it to be part of it."""
 
 
+FILL_REACH = 4
+"""Cells beyond a grid that :func:`filled_out` looks at first on each side."""
+CELL_FILL = 0.5
+"""Least share of its cell's pitch, each way, that a cell's own flat face spans."""
 LATTICE_CONTRAST = 2.0
 """A strip's steps must be this much stronger on its lattice boundaries than between them to count as
 grid lines (a row of buttons with text, a header, have steps everywhere)."""
 
 
-def _within_image(board: _Board) -> None:
+def _within_image(board: _Board, slack: float = 0.0) -> None:
     """Drop the lattice's cells that the image's edge cuts: a board partly off the screenshot is read
-    as the part that shows (a cut cell's faces still link, and would leave no boundary to measure)."""
+    as the part that shows (a cut cell's faces still link, and would leave no boundary to measure).
+    ``slack``: the share of a cell that may lie outside (a half: only cells mostly outside go)."""
     h, w = board.gray.shape
-    board.ax, board.ay = _axis_within(board.ax, w), _axis_within(board.ay, h)
+    board.ax, board.ay = _axis_within(board.ax, w, slack), _axis_within(board.ay, h, slack)
 
 
-def _axis_within(a: _Axis, size: int) -> _Axis:
-    """The axis less its cells that fall (partly) outside ``0..size`` (half a pixel of slack)."""
-    first = max(0, math.ceil(-a.start / a.pitch - 1e-6))
-    last = min(a.count, math.floor((size + 1 - a.start) / a.pitch + 1e-6))
+def _axis_within(a: _Axis, size: int, slack: float = 0.0) -> _Axis:
+    """The axis less its cells that fall (partly, beyond ``slack`` of a cell) outside ``0..size`` (half a
+    pixel of slack at the far end)."""
+    first = max(0, math.ceil(-a.start / a.pitch - slack - 1e-6))
+    last = min(a.count, math.floor((size + 1 - a.start) / a.pitch + slack + 1e-6))
     if last - first == a.count:
         return a
     return replace(a, start=a.start + first * a.pitch, count=max(last - first, 0))
@@ -75,6 +82,87 @@ def _strip_ok(board: _Board, kinds: Boxes, axis: int, index: int) -> bool:
     else:
         shifted = _faces_at(kinds, replace(ax, start=ax.start + index * ax.pitch), replace(ay), ay.count, 1)
     return float(shifted.mean()) >= STRIP_SHARE
+
+
+def _cells_filled(parts: Boxes, ax: _Axis, ay: _Axis, axis: int, index: int) -> float:
+    """Share of strip ``index``'s cells (a row when ``axis`` is 0) that a flat face of its own fills:
+    one of ``parts`` (:func:`bot.vision.lattice.flat_parts`) inside the cell, to a pixel, spanning at
+    least :data:`CELL_FILL` of it each way, centred in it (:func:`_centred`). A board's cells, covered
+    or opened, show such faces in any look whose cells are parted by lines, bevels, gaps or shades,
+    whatever their sizes; a header's text, a frame or a panel shows none on the lattice."""
+    a, other = (ax, ay) if axis == 0 else (ay, ax)  # ``a``: along the strip
+    lo, hi = other.line(index), other.line(index + 1)
+    if axis == 0:
+        along_lo, along_size, across_lo, across_size = parts.x, parts.w, parts.y, parts.h
+    else:
+        along_lo, along_size, across_lo, across_size = parts.y, parts.h, parts.x, parts.w
+    across = (across_lo >= lo - 1) & (across_lo + across_size <= hi + 1)
+    across &= across_size >= CELL_FILL * other.pitch
+    across &= np.abs(across_lo + across_size / 2 - (lo + hi) / 2) <= _centred(other.pitch)
+    if not across.any():
+        return 0.0
+    start, size = along_lo[across], along_size[across]
+    cell = np.floor((start + size / 2 - a.start) / a.pitch).astype(np.intp)
+    inside = (cell >= 0) & (cell < a.count) & (size >= CELL_FILL * a.pitch)
+    first = np.round(a.start + cell * a.pitch)
+    inside &= (start >= first - 1) & (start + size <= np.round(a.start + (cell + 1) * a.pitch) + 1)
+    inside &= np.abs(start + size / 2 - (a.start + (cell + 0.5) * a.pitch)) <= _centred(a.pitch)
+    return len(np.unique(cell[inside])) / max(a.count, 1)
+
+
+def filled_out(gray: np.ndarray, geometry: Geometry) -> Geometry:
+    """The grid grown by every strip beyond it, up to the image's edge, in most of whose cells a flat
+    face of their own sits (:func:`_cells_filled`): opened cells parted by thin lines or a shade hold no
+    face of the covered tiles' size and show weak lines, yet each holds a face of its own centred on
+    the lattice, which a header, a frame or text beside the board does not. Looks :data:`FILL_REACH`
+    cells around the grid first, further while the grid grows to that edge."""
+    h, w = gray.shape
+    reach = FILL_REACH
+    while True:
+        margin = reach * max(geometry.pitch_x, geometry.pitch_y)
+        r = geometry.region()
+        x0, y0 = max(0, int(r.left - margin)), max(0, int(r.top - margin))
+        x1, y1 = min(w, int(math.ceil(r.right + margin))), min(h, int(math.ceil(r.bottom + margin)))
+        grown = _filled_within(gray, geometry, (x0, y0, x1, y1))
+        g = grown.region()
+        near = 2 * max(geometry.pitch_x, geometry.pitch_y)
+        at_edge = (
+            (x0 > 0 and g.left - near < x0)
+            or (y0 > 0 and g.top - near < y0)
+            or (x1 < w and g.right + near > x1)
+            or (y1 < h and g.bottom + near > y1)
+        )
+        if grown == geometry or not at_edge:
+            return grown
+        geometry, reach = grown, 4 * reach
+
+
+def _filled_within(gray: np.ndarray, geometry: Geometry, crop: tuple[int, int, int, int]) -> Geometry:
+    """:func:`filled_out` within ``crop`` ``(x0, y0, x1, y1)`` of the image."""
+    x0, y0, x1, y1 = crop
+    parts = flat_parts(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+    axes = [_Axis(geometry.top - y0, geometry.pitch_y, geometry.rows)]
+    axes.append(_Axis(geometry.left - x0, geometry.pitch_x, geometry.cols))
+    sizes = (y1 - y0, x1 - x0)
+    for axis in (0, 1):
+        for before in (True, False):
+            while True:
+                a = axes[axis]
+                index = -1 if before else a.count
+                if a.line(index) < 0 or a.line(index + 1) > sizes[axis]:
+                    break
+                if _cells_filled(parts, axes[1], axes[0], axis, index) < STRIP_SHARE:
+                    break
+                start = a.start - a.pitch if before else a.start
+                axes[axis] = replace(a, start=start, count=a.count + 1)
+    ay, ax = axes
+    return replace(geometry, left=ax.start + x0, top=ay.start + y0, rows=ay.count, cols=ax.count)
+
+
+def _centred(pitch: float) -> float:
+    """How far a cell's face may sit from the cell's centre (a bevel shifts it a pixel; a lattice a
+    pixel off its pitch drifts further with every cell)."""
+    return max(1.0, 0.06 * pitch)
 
 
 def _grow(board: _Board, faces: Boxes, trim: bool = True) -> None:
@@ -286,3 +374,58 @@ def _board_near(image: np.ndarray, geometry: Geometry) -> _Board:
     board = _Board(gray, ex, ey, ax, ay)
     board.typical = {axis: _typical_line(board, axis) for axis in (0, 1)}
     return board
+
+
+EDGE_MATCH = 6.0
+"""Mean grey difference (0-255) of two cells' middles, 8x8 px each, within which a cell beyond a board's
+edge looks like one of the board's own cells."""
+EDGE_VARY = 4.0
+"""The same, above which two neighbouring cells beyond a board's edge differ as a board's do (a
+checkerboard's two shades, a glyph); a frame, a page or a gradient behind the board is alike from one
+cell to the next."""
+
+
+def open_sides(image: np.ndarray, geometry: Geometry) -> list[str]:
+    """The sides (``top``, ``bottom``, ``left``, ``right``) beyond which the board seems to go on: in the
+    strip of cells one pitch beyond the edge, inside the image, most cells look like some cell of the
+    board (:data:`EDGE_MATCH`) and most differ from their neighbour as a board's cells do
+    (:data:`EDGE_VARY`). A frame, a window, a page or a gradient beside a board is alike from cell to
+    cell; a header's counters and buttons look like no cell. A board found a strip short of its edge
+    (opened cells a face or line rule did not reach) would be read a row or a column off: its extent
+    is in doubt."""
+    g = geometry
+    height, width = image.shape[:2]
+    gray = grey(image)
+    own = _middles(gray, g).reshape(g.rows * g.cols, -1)
+    last_row, last_col = g.top + (g.rows - 1) * g.pitch_y, g.left + (g.cols - 1) * g.pitch_x
+    sides = (
+        ("top", replace(g, top=g.top - g.pitch_y, rows=1)),
+        ("bottom", replace(g, top=last_row + g.pitch_y, rows=1)),
+        ("left", replace(g, left=g.left - g.pitch_x, cols=1)),
+        ("right", replace(g, left=last_col + g.pitch_x, cols=1)),
+    )
+    out = []
+    for side, beyond in sides:
+        r = beyond.region()
+        if r.left < 0 or r.top < 0 or r.right > width or r.bottom > height:
+            continue  # the image's edge: :func:`cut_sides` judges it
+        outer = _middles(gray, beyond)
+        flat = outer.reshape(len(outer), -1)
+        nearest = np.array([np.abs(own - cell[None, :]).mean(axis=1).min() for cell in flat])
+        varied = np.abs(np.diff(outer, axis=0)).mean(axis=(1, 2)) > EDGE_VARY
+        if (nearest <= EDGE_MATCH).mean() >= STRIP_SHARE and varied.mean() >= STRIP_SHARE:
+            out.append(side)
+    return out
+
+
+def _middles(gray: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """Each cell's middle (an eighth of the pitch in from each side) at 8x8 px, float32, in order."""
+    g = geometry
+    out = []
+    for r in range(g.rows):
+        for c in range(g.cols):
+            x0, x1 = round(g.left + (c + 0.125) * g.pitch_x), round(g.left + (c + 0.875) * g.pitch_x)
+            y0, y1 = round(g.top + (r + 0.125) * g.pitch_y), round(g.top + (r + 0.875) * g.pitch_y)
+            patch = gray[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
+            out.append(cv2.resize(patch, (8, 8), interpolation=cv2.INTER_AREA).astype(np.float32))
+    return np.stack(out)

@@ -8,6 +8,8 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
    roughly square are candidate faces. Cheap: one gradient and one labelling of a half-size mask.
    When no board comes of them, the same runs on the image's detail amplified (:func:`amplified`):
    cells a few grey levels apart with nothing between them (a flat checkerboard) are faces there.
+   When none comes of either, faces up to :data:`~bot.vision.propose.FACE_ASPECT` times as wide as
+   tall count too (cells wider than tall).
 2. *Lattices.* Faces of like size one pitch apart in a row or a column are linked; each linked group
    (at the pitch its own links agree on) is a candidate. A least-squares fit of face centre against
    lattice index (one offset per face size, so covered and opened faces may sit differently in their
@@ -48,12 +50,22 @@ import numpy as np
 from bot.errors import BoardNotFoundError
 from bot.geometry import Geometry
 from bot.vision.boxes import Boxes
-from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image
+from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image, filled_out, open_sides
 from bot.vision.extent import continues as continues
 from bot.vision.extent import cut_sides as cut_sides
 from bot.vision.lattice import _Board, _cuts_faces, _face_pitch, _faces_at, _split_pitch, _steps
+from bot.vision.propose import (
+    FACE_ASPECT,
+    MIN_GROUP,
+    MIN_SIDE,
+    _Axis,
+    _lattice,
+    amplified,
+    face_groups,
+    find_faces,
+    grey,
+)
 from bot.vision.propose import MIN_BOARD_PX as MIN_BOARD_PX
-from bot.vision.propose import MIN_GROUP, MIN_SIDE, _Axis, _lattice, amplified, face_groups, find_faces, grey
 from bot.vision.tiles import tile_faces
 
 LOGGER = logging.getLogger(__name__)
@@ -63,6 +75,9 @@ CROP_CELLS = 10
 """How far (in cells) beyond its faces a board is looked at: opened areas with no faces of their own."""
 
 
+WIDE = 1.1
+"""Least width over height of the cells of a board found by faces longer than square ones: cells whose
+faces are longer than :func:`~bot.vision.propose._face_shaped` calls square (a quarter) are this wide."""
 CROP_WIDENINGS = 2
 """Times the crop is widened around a board that reaches its edge."""
 
@@ -147,6 +162,7 @@ def _fit_group(gray: np.ndarray, faces: Boxes, placed: bool = False) -> GridFit 
         _face_pitch(gray, board, faces, searched, spans)
         board.ax = board.refine(1)
         board.ay = board.refine(0)
+        _within_image(board, 0.5)  # a pitch refit after growing may carry the last cells past the image
     ax, ay = board.ax, board.ay
     if ax.count < MIN_SIDE or ay.count < MIN_SIDE:
         return None
@@ -193,6 +209,15 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
     if min(image.shape[:2]) < MIN_BOARD_PX:
         return []
     gray = grey(image)
+    fits = _square_cells(gray)
+    if not fits:
+        fits = _wide_cells(gray)
+    return _filled_out(gray, fits)
+
+
+def _square_cells(gray: np.ndarray) -> list[GridFit]:
+    """The boards of roughly square faces (on the image, else on its detail amplified), and of repeated
+    tiles beside them or alone."""
     fits = _fits(gray, find_faces(gray))
     if not fits:  # no faces apart: perhaps cells a few grey levels apart with no line between them
         fine = amplified(gray)
@@ -219,6 +244,40 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
             _add_fit(fits, fit, gray.shape)
         fits.sort(key=lambda f: f.score * f.cells, reverse=True)
     return fits
+
+
+def _wide_cells(gray: np.ndarray) -> list[GridFit]:
+    """The boards of faces up to :data:`~bot.vision.propose.FACE_ASPECT` times as wide as tall, when no
+    board comes of square ones: cells wider than tall. A board is taken only when its cells are
+    :data:`WIDE` times as wide as tall or more (narrower ones have square faces: a lattice of them found
+    here is one pitched wrong), by no more than its faces may be, and its own faces (not the strips it
+    grew by) span at least :data:`~bot.vision.propose.MIN_SIDE` rows and columns: a keypad's four
+    columns of keys, grown by a strip of text beside them, are no board."""
+    out = []
+    for image in (gray, amplified(gray)):
+        faces = find_faces(image, FACE_ASPECT)
+        for fit in _fits(image, faces):
+            g = fit.geometry
+            if not WIDE * g.pitch_y <= g.pitch_x <= FACE_ASPECT * g.pitch_y:
+                continue
+            ax, ay = _Axis(g.left, g.pitch_x, g.cols), _Axis(g.top, g.pitch_y, g.rows)
+            held = _faces_at(faces, ax, ay, g.rows, g.cols)
+            if held.any(axis=0).sum() >= MIN_SIDE and held.any(axis=1).sum() >= MIN_SIDE:
+                out.append(fit)
+        if out:
+            break
+    return out
+
+
+def _filled_out(gray: np.ndarray, fits: list[GridFit]) -> list[GridFit]:
+    """Each board grown by the strips beyond it whose cells hold faces of their own
+    (:func:`bot.vision.extent.filled_out`: opened cells the faces and lines did not reach), boards that
+    then overlap joined or dropped as :func:`_add_fit` does, best first."""
+    out: list[GridFit] = []
+    for fit in fits:
+        _add_fit(out, replace(fit, geometry=filled_out(gray, fit.geometry)), gray.shape)
+    out.sort(key=lambda f: f.score * f.cells, reverse=True)
+    return out
 
 
 def _outside(faces: Boxes, fits: list[GridFit], offset: tuple[float, float]) -> np.ndarray:
@@ -345,7 +404,8 @@ def find_grid(image: np.ndarray) -> GridFit:
 
     Raises:
         BoardNotFoundError: when nothing on the screenshot is a lattice of at least
-            :data:`MIN_SIDE` x :data:`MIN_SIDE` cells (naming what was seen).
+            :data:`MIN_SIDE` x :data:`MIN_SIDE` cells (naming what was seen), or when the best one's
+            extent is in doubt (:func:`bot.vision.extent.open_sides`).
     """
     fits = find_grids(image)
     if not fits:
@@ -356,6 +416,13 @@ def find_grid(image: np.ndarray) -> GridFit:
         )
     best = fits[0]
     g = best.geometry
+    sides = open_sides(image, g)
+    if sides:
+        raise BoardNotFoundError(
+            f"a board of {g.rows}x{g.cols} cells found, but beyond its {' and '.join(sides)} edge the cells "
+            "look like its own: where it ends is in doubt, and a board read a row or a column short is "
+            "read wrong"
+        )
     LOGGER.info(
         "grid: %dx%d cells, pitch %.3fx%.3f px, cell (0, 0) at (%.2f, %.2f), inset %s",
         g.rows,

@@ -19,6 +19,7 @@ from bot.vision.propose import (
     _fit_axis,
     _kinds,
     _pitch_slack,
+    amplified,
     flat_mask,
 )
 
@@ -30,6 +31,9 @@ CUT_SHARE = 0.5
 """Share of a board's faces its boundaries may cut before its lattice is taken to be off its phase."""
 
 
+SOLID = 0.45
+"""Least share of its bounding box a flat part fills to be a face (a ring around a digit is one; a thin
+frame is not)."""
 SEAM_SHARE = 0.25
 """Steps inside a line (between its two sides) must be below this share of its peak."""
 
@@ -63,6 +67,21 @@ def _steps(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ex, ey
 
 
+def flat_parts(gray: np.ndarray) -> Boxes:
+    """Every solid flat part of a grey image (at full size, any size), on the image and on its detail
+    amplified (:func:`bot.vision.propose.amplified`: a checkerboard's cells with no line between them):
+    a cell's face, covered or opened, is one that fills most of its cell and no more
+    (:func:`bot.vision.extent._cells_filled`)."""
+    found = []
+    for image in (gray, amplified(gray)):
+        _, _, stats, _ = cv2.connectedComponentsWithStats(flat_mask(image), connectivity=4)
+        found.append(stats[1:])
+    stats = np.concatenate(found)
+    x, y, bw, bh, area = (stats[:, i].astype(np.float64) for i in range(5))
+    keep = (bw >= 2 * MIN_FACE) & (bh >= 2 * MIN_FACE) & (area >= SOLID * bw * bh)
+    return Boxes(x[keep], y[keep], bw[keep], bh[keep])
+
+
 class _Board:
     """One candidate board being fitted: the grey image's steps and the two axes."""
 
@@ -74,6 +93,7 @@ class _Board:
         self.grey_sums = cv2.integral(gray, sdepth=cv2.CV_64F)
         self.typical: dict[int, float] = {}
         self.faces: dict[tuple[int, int, int, int], Boxes] = {}  # :meth:`cell_faces` of each region
+        self._flat: Boxes | None = None  # :meth:`flat_parts`, found once
 
     def band(self, axis: int, lo: int, hi: int) -> np.ndarray:
         """Mean step along ``axis`` (1: x-steps per column, 0: y-steps per row) over band [lo, hi) of
@@ -113,6 +133,12 @@ class _Board:
             if clear.any():
                 fold = np.where(clear, fold, -1.0)
         return replace(a, start=a.start + int(offsets[int(np.argmax(fold))]))
+
+    def flat_parts(self) -> Boxes:
+        """:func:`flat_parts` of the board's image, found once."""
+        if self._flat is None:
+            self._flat = flat_parts(self.gray)
+        return self._flat
 
     def cell_faces(self) -> Boxes:
         """The flat faces within the board's region no larger than one cell (of any kind: covered, opened

@@ -36,6 +36,10 @@ MIN_FACE = 3
 """Smallest face side on the half-size mask (6 px at full size: a 12 px cell with its bevel)."""
 
 
+FACE_ASPECT = 1.7
+"""Most a face's length may be over its width when no board comes of square faces: cells may be wider
+than tall (a 21x15 px cell with a 2 px bevel has a 17x11 face). Only then: a keypad's keys are as
+long, and a board of square cells found is never traded for one."""
 MAX_FACE = 90
 """Largest face side on the half-size mask (180 px)."""
 
@@ -125,20 +129,27 @@ def amplified(gray: np.ndarray) -> np.ndarray:
     return np.clip(out, 0, 255).round().astype(np.uint8)
 
 
-def find_faces(gray: np.ndarray) -> Boxes:
-    """Roughly square flat blobs, found on the half-size flat mask (their sizes in full pixels)."""
+def find_faces(gray: np.ndarray, aspect: float | None = None) -> Boxes:
+    """Roughly square flat blobs (or up to ``aspect`` times as long as wide: :func:`_face_shaped`),
+    found on the half-size flat mask (their sizes in full pixels)."""
     half = half_flat_mask(gray)
     _, _, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=4)
     x, y, bw, bh, area = (stats[1:, i] for i in range(5))
     sized = (bw >= MIN_FACE) & (bh >= MIN_FACE) & (bw <= MAX_FACE) & (bh <= MAX_FACE)
-    keep = sized & _face_shaped(bw, bh, area)
+    keep = sized & _face_shaped(bw, bh, area, aspect)
     s = stats[1:][keep].astype(np.float64) * 2
     return Boxes(s[:, 0], s[:, 1], s[:, 2], s[:, 3])
 
 
-def _face_shaped(bw: np.ndarray, bh: np.ndarray, area: np.ndarray) -> np.ndarray:
-    """Which flat blobs (bounding box ``bw`` x ``bh``, ``area`` pixels) are roughly square and solid."""
-    return (np.abs(bw - bh) <= np.maximum(1, 0.25 * np.maximum(bw, bh))) & (area >= 0.45 * bw * bh)
+def _face_shaped(bw: np.ndarray, bh: np.ndarray, area: np.ndarray, aspect: float | None = None) -> np.ndarray:
+    """Which flat blobs (bounding box ``bw`` x ``bh``, ``area`` pixels) are solid and roughly square
+    (sides a quarter apart), or, given ``aspect``, no more than that many times as long one way as the
+    other (a pixel of slack)."""
+    solid = area >= 0.45 * bw * bh
+    long, short = np.maximum(bw, bh), np.minimum(bw, bh)
+    if aspect is not None:
+        return solid & (long <= aspect * short + 1)
+    return solid & (long - short <= np.maximum(1, 0.25 * long))
 
 
 def _line_pairs(along: np.ndarray, across: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -617,9 +617,31 @@ def read_screen(image: np.ndarray, skin: Skin | str = AUTO, mines: int | None = 
     else:
         location = find_board(image, skin)
         cells = _complete(image, location)
+        _refuse_impossible(cells, location.skin)
         reading = _finish(image, cells, location.skin, mines, location.notes, location.score)
     _refuse_cut(image, reading.geometry)
     return reading
+
+
+def _refuse_impossible(cells: CellReading, skin: Skin) -> None:
+    """Refuse a named skin's reading, every cell of it sure, that no position allows (:func:`logic_problem`:
+    a 0 beside a covered cell, a number its neighbours cannot hold): a template matched where it should
+    not, e.g. a band of window or page the colour of the 0 cell taken for a row of 0s past the board's
+    edge. ``auto`` reads such a board with no skin instead (:func:`_not_exact`).
+
+    Raises:
+        RecognitionError: naming the cell and why.
+    """
+    if cells.uncertain():
+        return  # the reading is refused anyway, naming its least sure cell (:meth:`CellReading.board`)
+    problem = logic_problem(cells.states)
+    if problem is not None:
+        cell = divmod(problem[0], cells.states.shape[1])
+        raise RecognitionError(
+            f"skin {skin.name!r}: cell {cell} {problem[1]}: no game shows that, so the reading (or where the "
+            "board was found) is wrong",
+            cell=cell,
+        )
 
 
 def _complete(image: np.ndarray, location: Location) -> CellReading:

@@ -5,7 +5,7 @@ Why: some clients (Windows 7's Minesweeper and its recreations) tint every cover
 light at one corner to dark at the other, and darken the edge of an opened cell on each side a covered
 neighbour rises above it. The skinless reader groups cells that look alike and compares a glyph cell's
 frame with a plain cell's; here no two covered tiles are alike across the board, and an opened cell's
-frame depends on its neighbours. Nothing here is fitted to one client: two rules of the class.
+frame depends on its neighbours. Nothing here is fitted to one client: four rules of the class.
 
 - **Chained groups** (:func:`chain_groups`): two groups are one when cells of them side by side on the
   board look alike. A shade that changes little from a cell to the next links the whole run; two states
@@ -18,6 +18,12 @@ frame depends on its neighbours. Nothing here is fitted to one client: two rules
   the middle from the cell matching the whole frame best. A digit with a shadow along its top and its
   left then sits on a ground with those shadows, though no plain cell shows both, and its ink is the
   digit alone.
+- **Shadowed grounds** (:func:`shadowed_ground`): a glyph cell's own shadows, read off the cell itself.
+  Along each side, each row from the edge whose two ends agree with each other, darker than the ground
+  there in a darkening of the ground's own colour (not the glyph's ink) is a shadow running corner to
+  corner; past the edge band a shadow row runs on from the one before and is no darker (it fades
+  inwards). The ground the ink is taken against is darkened so along that side. A number opened alone
+  among covered tiles has shadows no plain cell shows, on every side a raised neighbour casts one.
 
 >>> import numpy as np
 >>> looks = np.zeros((6, 4, 3), np.float32)
@@ -203,3 +209,99 @@ def varied(members: list[int], groups: list) -> bool:  # type: ignore[type-arg]
     cells = np.concatenate([groups[i].members for i in members])
     means = tiles[cells, CORE:-CORE, CORE:-CORE].mean(axis=(1, 2))
     return bool(np.ptp(means, axis=0).max() > SAME_MEAN)
+
+
+SHADOW_DEPTH = 8
+"""Deepest row from a side (of a ``TILE`` tile) that a cast shadow may darken: a quarter of the cell."""
+SHADOW_SHARE = 1 / 3
+"""Least share of a side's row (inside the edge band's corners) that must show the row's shadow colour (the
+colour its two end quarters agree on): a shadow runs corner to corner, while a glyph is
+drawn in the cell's middle and may hide the rest."""
+SHADOW_AGREE = 16.0
+"""Largest difference (0-255, most different channel) from a row's shadow colour of the pixels that show
+it."""
+SHADOW_DARKER = 10.0
+"""Least darkening (luma, 0-255) of a row's ends below the ground's for the row to be in a shadow."""
+SHADOW_GREY = 0.15
+"""Largest spread of the per-channel ratios (shadow / ground) of a shadow: it darkens the ground's own
+colour (towards grey or black) rather than drawing a line of another hue."""
+SHADOW_FROM_INK = 40.0
+"""Least distance (0-255 RGB) between a shadow's colour and the glyph's ink: a
+glyph's bar along a side, in its own ink, is no shadow."""
+
+
+def shadowed_ground(tile: np.ndarray, ground: np.ndarray) -> np.ndarray:
+    """``ground`` ``(T, T, 3)`` darkened by the shadows ``tile`` shows along its sides, each row from the
+    side inwards (to :data:`SHADOW_DEPTH`, while each row shows one: :func:`_side_shadow`). Where two
+    sides' shadows meet, the darker is kept. Rows of the edge band (``INSET``) but its last showing no
+    shadow are passed over (a grid line or a neighbour's edge may be drawn there otherwise); from there
+    on, each row's shadow runs on from the row before, no darker than it (a shadow fades inwards)."""
+    from bot.vision.cutting import INSET
+    from bot.vision.describe import LUMA
+
+    ink = _ink_estimate(tile, ground)
+    darkening = np.zeros_like(ground)
+    for turns in range(4):
+        own, base = np.rot90(tile, turns), np.rot90(ground, turns)
+        shade = np.zeros_like(base)
+        last = -np.inf  # the lightness of the last shadow row: a shadow fades inwards
+        for depth in range(SHADOW_DEPTH):
+            found = _side_shadow(own[depth], base[depth], ink, INSET)
+            lightness = float(_row_colour(own[depth], INSET) @ LUMA) if found is not None else 0.0  # type: ignore[operator]
+            if found is not None and lightness < last - SHADOW_AGREE:
+                found = None  # darker further in: a glyph's part, not a shadow
+            if found is None:
+                if depth < INSET - 1:
+                    continue  # the edge band: a frame row drawn otherwise (a grid line, a neighbour's edge)
+                break  # from the band's last row on, a shadow runs on from the row before
+            shade[depth] = found
+            last = lightness
+        np.minimum(darkening, np.rot90(shade, -turns), out=darkening)
+    return ground + darkening
+
+
+def _row_colour(row: np.ndarray, inset: int) -> np.ndarray | None:
+    """The colour a row along a side shows corner to corner (inside ``inset``): the median of each end
+    quarter, when the two agree and at least :data:`SHADOW_SHARE` of the row shows it; else None."""
+    span = row[inset : len(row) - inset]
+    quarter = max(1, len(span) // 4)
+    first, last = np.median(span[:quarter], axis=0), np.median(span[-quarter:], axis=0)
+    if float(np.abs(first - last).max()) > SHADOW_AGREE:
+        return None
+    colour = (first + last) / 2
+    if (np.abs(span - colour).max(axis=-1) <= SHADOW_AGREE).mean() < SHADOW_SHARE:
+        return None
+    return colour
+
+
+def _side_shadow(row: np.ndarray, base: np.ndarray, ink: np.ndarray | None, inset: int) -> np.ndarray | None:
+    """``(3,)`` the darkening (negative) a shadow adds to the ground's ``base`` row along one side, when
+    ``row`` shows one: one colour corner to corner (:func:`_row_colour`), darker than the ground's by
+    :data:`SHADOW_DARKER` at least, the ground's own colour scaled (:data:`SHADOW_GREY`) and unlike the
+    glyph's ``ink`` (:data:`SHADOW_FROM_INK`); None otherwise."""
+    from bot.vision.describe import LUMA
+
+    own, theirs = _row_colour(row, inset), _row_colour(base, inset)
+    if own is None or theirs is None:
+        return None
+    if float((theirs - own) @ LUMA) < SHADOW_DARKER or (own > theirs + SHADOW_AGREE / 2).any():
+        return None
+    ratios = own / np.maximum(theirs, 1.0)
+    if float(np.ptp(ratios)) > SHADOW_GREY:
+        return None
+    if ink is not None and float(np.linalg.norm(own - ink)) < SHADOW_FROM_INK:
+        return None
+    return own - theirs
+
+
+def _ink_estimate(tile: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
+    """The median colour of the core's pixels most unlike the ground (at least half the largest
+    difference there): the glyph's ink; None when the core is the ground."""
+    from bot.vision.cutting import CORE
+
+    core, base = tile[CORE:-CORE, CORE:-CORE].reshape(-1, 3), ground[CORE:-CORE, CORE:-CORE].reshape(-1, 3)
+    distance = np.abs(core - base).max(axis=-1)
+    top = float(distance.max())
+    if top < SHADOW_FROM_INK:
+        return None
+    return np.median(core[distance >= top / 2], axis=0)

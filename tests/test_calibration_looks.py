@@ -1,0 +1,71 @@
+"""Calibration from one lost frame of a generated look (:mod:`bot.looks`, development seeds): the skinless
+reader's exact reading labels the cells, a skin that loses its own board is not written, and a skin's
+reading no game shows is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.errors import RecognitionError
+from bot.looks import frames
+from bot.skin import load_skin
+from bot.vision.read import read_screen
+from calibration.model import CalibrationError
+from calibration.reader import READER_SOURCE
+from calibration.session import CalibrateOptions, calibrate
+
+FRAMES = ("lost", "mid", "won", "fresh", "lost")
+"""The frames ``looks_bench.py --calibrate`` draws of a look: calibrated from the first, read the others."""
+
+
+def _calibrate(seed: int, folder: Path):
+    shots = frames(seed, FRAMES)
+    options = CalibrateOptions(name=f"look{seed}", out=folder / "skin")
+    return shots, calibrate(options, None, [("lost.png", shots[0].image)])
+
+
+@pytest.mark.slow
+def test_the_skinless_readers_exact_reading_labels_a_look_the_looks_alone_cannot(tmp_path):
+    """Dev seed 26 (noise tiles, dark theme, one ink for every digit): the looks and counts left the 1s
+    unsure (one ink tells no digit), so --yes failed; the skinless reader reads the lost frame exactly,
+    and its reading labels every group: the skin reads the look's other four frames exactly."""
+    shots, report = _calibrate(26, tmp_path)
+    assert all(READER_SOURCE in line for line in report.groups), report.groups
+    assert all(r.safe for r in report.readback), report.readback
+    skin = load_skin(tmp_path / "skin")
+    for shot in shots[1:]:
+        reading = read_screen(shot.image, skin, mines=shot.truth.mines)
+        assert np.array_equal(reading.board.cells, shot.truth.cells), shot.state
+
+
+@pytest.mark.slow
+def test_a_skin_that_does_not_find_its_own_board_is_not_written(tmp_path):
+    """Dev seed 0 (flat dark tiles on a page the colour of the 0 cell): the skin found the board with a
+    ring of page taken for 0 cells, 23x21 for 21x19, and was written all the same; now it is refused."""
+    with pytest.raises(CalibrationError, match=r"does not find the board on lost.png itself .*23x21"):
+        _calibrate(0, tmp_path)
+    assert not (tmp_path / "skin" / "skin.json").exists()
+    assert not list(tmp_path.glob(".*calibrating"))
+
+
+@pytest.mark.slow
+def test_a_skins_reading_no_game_shows_is_refused(tmp_path):
+    """Dev seed 34: its skin found another lost board of the look with the window's grey margin below it
+    as a row of 0s (20x8 for 19x8) and returned that reading; a 0 beside a covered cell is refused."""
+    shots, _ = _calibrate(34, tmp_path)
+    skin = load_skin(tmp_path / "skin")
+    with pytest.raises(RecognitionError, match="0 next to a covered cell"):
+        read_screen(shots[4].image, skin, mines=shots[4].truth.mines)
+
+
+@pytest.mark.slow
+def test_a_skin_with_no_0_is_not_written(tmp_path):
+    """Dev seed 43 (low-contrast checkerboard): its lost frame shows no 0 cell; the skin made from the
+    skinless reader's exact reading had no 0 template and read the mid-game frame's 0s as covered, with
+    confidence 0.99 (48 cells misread). Play needs the 0: no skin is written without it."""
+    with pytest.raises(CalibrationError, match="show no 0 cell"):
+        _calibrate(43, tmp_path)
+    assert not (tmp_path / "skin" / "skin.json").exists()

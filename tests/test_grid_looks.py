@@ -1,0 +1,64 @@
+"""The skinless grid finder (:func:`bot.vision.grid.find_grids`) on generated looks (development seeds of
+:mod:`bot.looks`): boards it once found only in part, now found whole and in place."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.looks import generate
+from bot.looks.score import same_place
+from bot.vision.grid import find_grids
+
+OPENED_FACES = [137, 188, 191, 305, 351, 369]
+"""Boards whose opened cells (lines between them, no faces of the covered tiles' size) were left out:
+a strip beyond the board is the board's when most of its cells hold a flat face of their own, centred,
+of any size (:func:`bot.vision.extent.filled_out`)."""
+
+SHADED_CELLS = [54, 91, 130, 176, 276, 356, 359, 389]
+"""The same, where cells are parted only by a shade a few levels deep (a checkerboard, a dither's
+mean): their faces show on the image's detail amplified (:func:`bot.vision.lattice.flat_parts`)."""
+
+
+@pytest.mark.parametrize("seed", OPENED_FACES + SHADED_CELLS)
+def test_whole_board_found(seed: int) -> None:
+    sample = generate(seed)
+    fits = find_grids(sample.image)
+    assert fits, "no board found"
+    got = fits[0].geometry
+    assert same_place(got, sample.geometry), (got, sample.geometry)
+
+
+WIDE_CELLS = [1, 236, 244, 361]
+"""Boards of cells wider than tall (1.25-1.4 times), whose faces are too long to count as square: found
+by faces up to :data:`bot.vision.propose.FACE_ASPECT` times as wide as tall when square ones make none."""
+
+
+@pytest.mark.parametrize("seed", WIDE_CELLS)
+def test_wide_cells_found(seed: int) -> None:
+    test_whole_board_found(seed)
+
+
+def test_a_keypad_is_no_board() -> None:
+    """Dev seed 288: a calculator's keypad (keys 1.2 times as wide as tall, four columns) beside a board
+    that is not found: the keys' lattice, grown by a column of text, is not taken for a board of wide
+    cells, since its own faces span four columns."""
+    sample = generate(288)
+    truth = sample.geometry.region()
+    for fit in find_grids(sample.image):
+        r = fit.geometry.region()
+        assert r.left < truth.right and truth.left < r.right and r.top < truth.bottom and truth.top < r.bottom
+
+
+def test_a_board_found_a_column_short_is_refused() -> None:
+    """Dev seed 23: a 9x9 board whose last column is opened cells on a checkerboard of two greens with
+    no line between them, found 9x8. The cells beyond its right edge look like its own and differ from
+    one to the next as a board's do: where the board ends is in doubt, so it is refused, not read a
+    column short (it was read so, every cell in its place but the board misplaced)."""
+    from bot.errors import BoardNotFoundError
+    from bot.vision.extent import open_sides
+    from bot.vision.grid import find_grid
+
+    sample = generate(23)
+    with pytest.raises(BoardNotFoundError, match="in doubt"):
+        find_grid(sample.image)
+    assert open_sides(sample.image, sample.geometry) == []  # the whole board ends there
