@@ -14,6 +14,7 @@ import pytest
 from bot.errors import RecognitionError
 from bot.geometry import Geometry
 from bot.looks import DEV_SEEDS, generate
+from bot.vision.cutting import Group
 from bot.vision.generic import read_cells
 
 
@@ -71,9 +72,33 @@ def test_flags_on_a_tile_of_their_own_leave_the_revealed_zeros_unnamed() -> None
 
 
 @pytest.mark.parametrize("place", [(11.99, 133.7314), (11.49, 134.2314)])
-def test_a_glyph_the_counts_name_unlike_the_boards_own_digit_is_refused(place: tuple[float, float]) -> None:
-    """Dev seed 2: 1s under the shadow their covered neighbours cast along their top and left are drawn
-    like no digit; the counts named them 3, though they lie farther from the board's clear 3s than from
-    another reference digit."""
+def test_shadowed_ones_are_never_named_threes(place: tuple[float, float]) -> None:
+    """Dev seed 2: 1s under the shadow their covered neighbours cast along their top and left were named 3
+    by the counts; read exactly (main's shadowed ground) or refused (the board's own font), never 3s."""
+    sample = generate(2)
     states, why = _read_or_refusal(2, Geometry(*place, 22.0, 22.0, 16, 16))
-    assert states is None and "drawn unlike the board's own clear 3" in why
+    assert states is None or (states == sample.truth.cells).all(), why
+
+
+def _glyph(costs: list[float]) -> Group:
+    """A glyph group with these shape distances to digits 1-8, in one ink, whole."""
+    group = Group(np.array([0]), np.zeros((32, 32, 3), np.float32))
+    group.costs = np.array(costs)
+    group.ink = np.array([120.0, 100.0, 120.0])
+    group.glyph = object()  # type: ignore[assignment]  # compared only through shape_distance, replaced
+    return group
+
+
+def test_a_digit_the_counts_name_drawn_unlike_the_boards_clear_one_is_refused(monkeypatch) -> None:
+    """The board's clear 3 (its best digit, at 0.12) and a glyph nearest a 4 (0.24) that the counts named
+    3 (0.28): lying farther from the clear 3 (0.34) than from the 4, it is refused; drawn near it (0.15),
+    it is a 3 of the board's own font."""
+    import bot.vision.ownfont as ownfont
+
+    clear = _glyph([0.30, 0.24, 0.12, 0.30, 0.23, 0.34, 0.25, 0.30])
+    weak = _glyph([0.28, 0.32, 0.28, 0.24, 0.36, 0.45, 0.32, 0.46])
+    monkeypatch.setattr(ownfont, "shape_distance", lambda a, b: 0.34)
+    assert ownfont.unlike_own_font([clear, weak], [3, 3]) == 1
+    assert ownfont.unlike_own_font([clear, weak], [3, 4]) is None  # named its own best: not weak
+    monkeypatch.setattr(ownfont, "shape_distance", lambda a, b: 0.15)
+    assert ownfont.unlike_own_font([clear, weak], [3, 3]) is None
