@@ -104,7 +104,7 @@ def test_a_cast_shadow_is_ground_not_ink() -> None:
     alone, none of it along those sides."""
     tile, ground = _two_on_light_ground()
     shadowed = tile.copy()
-    for depth, factor in enumerate((0.3, 0.4, 0.55, 0.7, 0.8, 0.9)):
+    for depth, factor in enumerate((0.45, 0.5, 0.6, 0.7, 0.8, 0.9)):
         shadowed[depth, depth:] = np.minimum(shadowed[depth, depth:], ground[depth, depth:] * factor)
         shadowed[depth:, depth] = np.minimum(shadowed[depth:, depth], ground[depth:, depth] * factor)
     darkened = shadowed_ground(shadowed, ground)
@@ -113,6 +113,17 @@ def test_a_cast_shadow_is_ground_not_ink() -> None:
     assert np.abs(darkened - shadowed).max(axis=-1)[bare].max() < 16  # the shadows are ground
     ink = ink_of(shadowed, darkened, 1) >= 0.5
     assert (ink == (ink_of(tile, ground, 1) >= 0.5)).mean() > 0.97  # the digit as drawn with no shadow
+
+
+def test_a_line_drawn_near_black_along_a_side_is_no_shadow() -> None:
+    """A grid line a tile's cut took in (black along the top, as xbomb draws its lines) is a line, not a
+    shadow: a shadow dims the ground (:data:`SHADOW_DIMMEST`); taken as one, it hid a 3's top from its
+    ink and the 3 was read as a 4 (tests/test_live_frames.py)."""
+    tile, ground = _two_on_light_ground()
+    lined = tile.copy()
+    lined[0:2] = 0.0
+    lined[:, 0:2] = 0.0
+    assert (shadowed_ground(lined, ground) == ground).all()
 
 
 def test_a_bar_in_the_glyphs_own_ink_is_no_shadow() -> None:

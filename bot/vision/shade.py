@@ -126,7 +126,6 @@ SHADOW_SIDES = 2
 SHADOW_AREA = 0.1
 """Least share of a side's band that must differ for it to be a shadow (a pixel's shift of a grid line
 differs in fewer, and is compared as it is)."""
-"""Sides of a frame that must match outright for the others to be taken as shadowed."""
 
 
 def tinted_like(tile: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -213,7 +212,7 @@ def varied(members: list[int], groups: list) -> bool:  # type: ignore[type-arg]
 
 SHADOW_DEPTH = 8
 """Deepest row from a side (of a ``TILE`` tile) that a cast shadow may darken: a quarter of the cell."""
-SHADOW_SHARE = 1 / 3
+SHADOW_ROW_SHARE = 1 / 3
 """Least share of a side's row (inside the edge band's corners) that must show the row's shadow colour (the
 colour its two end quarters agree on): a shadow runs corner to corner, while a glyph is
 drawn in the cell's middle and may hide the rest."""
@@ -225,6 +224,9 @@ SHADOW_DARKER = 10.0
 SHADOW_GREY = 0.15
 """Largest spread of the per-channel ratios (shadow / ground) of a shadow: it darkens the ground's own
 colour (towards grey or black) rather than drawing a line of another hue."""
+SHADOW_DIMMEST = 0.4
+"""Least ratio (shadow / ground, each channel) of a shadow: a cast shadow dims the ground, while a row drawn
+near black along a side is a line (a grid line a tile's cut took in), no shadow."""
 SHADOW_FROM_INK = 40.0
 """Least distance (0-255 RGB) between a shadow's colour and the glyph's ink: a
 glyph's bar along a side, in its own ink, is no shadow."""
@@ -262,14 +264,14 @@ def shadowed_ground(tile: np.ndarray, ground: np.ndarray) -> np.ndarray:
 
 def _row_colour(row: np.ndarray, inset: int) -> np.ndarray | None:
     """The colour a row along a side shows corner to corner (inside ``inset``): the median of each end
-    quarter, when the two agree and at least :data:`SHADOW_SHARE` of the row shows it; else None."""
+    quarter, when the two agree and at least :data:`SHADOW_ROW_SHARE` of the row shows it; else None."""
     span = row[inset : len(row) - inset]
     quarter = max(1, len(span) // 4)
     first, last = np.median(span[:quarter], axis=0), np.median(span[-quarter:], axis=0)
     if float(np.abs(first - last).max()) > SHADOW_AGREE:
         return None
     colour = (first + last) / 2
-    if (np.abs(span - colour).max(axis=-1) <= SHADOW_AGREE).mean() < SHADOW_SHARE:
+    if (np.abs(span - colour).max(axis=-1) <= SHADOW_AGREE).mean() < SHADOW_ROW_SHARE:
         return None
     return colour
 
@@ -287,7 +289,7 @@ def _side_shadow(row: np.ndarray, base: np.ndarray, ink: np.ndarray | None, inse
     if float((theirs - own) @ LUMA) < SHADOW_DARKER or (own > theirs + SHADOW_AGREE / 2).any():
         return None
     ratios = own / np.maximum(theirs, 1.0)
-    if float(np.ptp(ratios)) > SHADOW_GREY:
+    if float(np.ptp(ratios)) > SHADOW_GREY or float(ratios.min()) < SHADOW_DIMMEST:
         return None
     if ink is not None and float(np.linalg.norm(own - ink)) < SHADOW_FROM_INK:
         return None
