@@ -102,3 +102,19 @@ def test_a_digit_the_counts_name_drawn_unlike_the_boards_clear_one_is_refused(mo
     assert ownfont.unlike_own_font([clear, weak], [3, 4]) is None  # named its own best: not weak
     monkeypatch.setattr(ownfont, "shape_distance", lambda a, b: 0.15)
     assert ownfont.unlike_own_font([clear, weak], [3, 3]) is None
+
+
+def test_a_won_boards_flags_in_two_renderings_are_not_a_lost_boards_mines() -> None:
+    """Dev seed 276 (a won board, every mine flagged with a filled diamond on a square of its own, gamma
+    and JPEG damage): the diamonds fall in several groups, one of a single cell, whose grounds differ by
+    a few levels only. Taken as shown mines with that single one the mine that went off, the board read
+    as lost and all 40 flags as mines; grounds within ``naming.OWN_GROUND_STEP`` are one ground, so no
+    mine went off, and a filled mark with no mine gone off may be a flag: refused (or read exactly)."""
+    from bot.vision.read import read_screen
+
+    sample = generate(276)
+    try:  # at the reader's own grid, as `dry-run` reads it (at the true one it refused before too)
+        reading = read_screen(sample.image, "generic", mines=sample.truth.mines)
+    except RecognitionError:
+        return
+    assert (reading.board.cells == sample.truth.cells).all()

@@ -158,27 +158,33 @@ def _none_went_off(groups: list[Group], on_covered: list[bool], covered: tuple[b
     return Cell.EXPLODED not in trial
 
 
+OWN_GROUND_STEP = 24
+"""Largest difference (0-255, most different channel) between the grounds of two shown mines drawn on
+grounds of their own for them to share one ground: damage moves a colour a few levels, and a mine
+rendered in two groups is not the one that went off for that."""
+
+
 def _settle_exploded(groups: list[Group], states: list[Cell | None], covered: tuple[bool, ...]) -> None:
     """The exploded mine: a lone mine cell on a background the other shown mines do not share (its own,
     or a revealed tile's while they sit on covered ones)."""
     mines = [i for i, s in enumerate(states) if s == Cell.MINE]
     if not mines:
         return
-    backgrounds: dict[object, list[int]] = {}
+    grounds = {i: np.median(_rim(groups[i].tile), axis=0) for i in mines if groups[i].base is None}
+    own: dict[int, list[int]] = {}  # shown mines on grounds of their own, by ground (the first alike)
+    for i, ground in grounds.items():
+        first = next((j for j in own if float(np.abs(grounds[j] - ground).max()) <= OWN_GROUND_STEP), i)
+        own.setdefault(first, []).append(i)
+    backgrounds: dict[object, list[int]] = {("own", j): ids for j, ids in own.items()}
     for i in mines:
-        key = groups[i].kind if groups[i].base is not None else ("own", i)
-        backgrounds.setdefault(key, []).append(i)
+        if groups[i].base is not None:
+            backgrounds.setdefault(groups[i].kind, []).append(i)
     total = sum(len(groups[i].members) for i in mines)
     lone = [ids for ids in backgrounds.values() if sum(len(groups[i].members) for i in ids) == 1]
     if total == 1:  # one shown mine: the one that went off, unless it sits on a covered tile as it was
         if _apart(groups, mines[0], mines, covered):  # (a flag drawn like a mine: the counts tell)
             states[mines[0]] = Cell.EXPLODED
         return
-    own = {}
-    for i in mines:
-        if groups[i].base is None:
-            colour = tuple(np.round(np.median(_rim(groups[i].tile), axis=0) / 24).astype(int))
-            own.setdefault(colour, []).append(i)
     singles = [ids for ids in own.values() if sum(len(groups[i].members) for i in ids) == 1]
     if (
         len(own) + len({groups[i].kind for i in mines if groups[i].base is not None}) >= 2
