@@ -92,6 +92,7 @@ from bot.vision.tilekinds import (
     _glyph_shapes,
     _plain_kinds,
 )
+from bot.vision.won import won_reading
 
 LOGGER = logging.getLogger(__name__)
 GENERIC = "generic"
@@ -413,6 +414,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         return _result(geometry, states, "generic")
     last = model.last if model is not None and model.last is not None else None
     last = last if last is not None and last.size == rows * cols else None
+    groups: list[Group] = []
     try:
         if labels.max() + 1 > MAX_GROUPS:
             odd = np.nonzero(np.bincount(labels) == 1)[0]
@@ -424,11 +426,22 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             )
         groups = _groups_of(labels, tiles, painted, pixels)
         named = name_groups(groups, texture, rows, cols, last)
-    except RecognitionError:
-        opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)
-        if opened is None:
-            raise
-        return _kept(model, _result(geometry, opened, "generic"))  # a lost game's end: nothing to learn
+    except RecognitionError as refused:
+        refusal = refused
+        try:
+            opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)
+        except RecognitionError as unshown:  # which mine went off is not shown: perhaps none did
+            opened, refusal = None, unshown
+        if opened is not None:
+            return _kept(model, _result(geometry, opened, "generic"))  # a lost game's end: nothing to learn
+        if not groups:
+            raise refusal from None
+        won = won_reading(groups, rows, cols)  # every mine flagged, none gone off
+        if won is not None:
+            for g, s in zip(groups, won, strict=True):
+                states[g.members] = int(s)
+            return _kept(model, _result(geometry, states, "generic"))  # a won game's end: nothing to learn
+        raise refusal from None
     if Cell.FLAG in named and Cell.COVERED not in named:  # won with flags, or lost, its mines taken for
         opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)  # flags?
         if opened is not None:  # one of them framed apart: the mine that went off
