@@ -587,7 +587,10 @@ def _on_covered(g: Group, covered: tuple[bool, ...]) -> bool:
 
 
 def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
-    """A glyph group's state given which kinds are covered; None when it cannot be named."""
+    """A glyph group's state given which kinds are covered; None when it cannot be named. A glyph framed
+    as the covered tile it sits on is a flag when no digit fits it (a mark), whatever its colours; one
+    a digit fits is a flag only on a raised or dithered tile, in two colours, or as the kind's one
+    glyph framed apart (else a revealed kind's digit, in a reading that takes its kind as covered)."""
     on_covered = _on_covered(g, covered)
     if g.shape == Shape.CROSS:
         return Cell.WRONG_FLAG
@@ -601,9 +604,9 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
         and framed
         and g.central  # ink along an edge alone is a neighbour's glyph run on, painted over or not
         and g.shape in (Shape.MARK, Shape.DIGIT)
-        and (g.raised or g.dithered or g.colours or g.alone)
-    ):
-        return Cell.FLAG  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), or alone
+        and (g.raised or g.dithered or g.colours or g.alone or g.shape == Shape.MARK)
+    ):  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), alone, or no digit
+        return Cell.FLAG  # (a covered tile shows nothing else; a digit there only by these signs)
     return None
 
 
