@@ -125,6 +125,7 @@ class DigitLabels(LabelBase):
                 for g in self.groups
                 if g.id not in mines
                 and not (self.proposals.get(g.id) is not None and self.proposals[g.id].confident)
+                and not self._plain_unrevealed_or_zero(g.id)
                 and (g.id in self.proposals or (g.id in per and not per[g.id].uniform))
             }
             ranges = pinned_values(self.grids, exact, mines, undecided, left)
@@ -144,6 +145,18 @@ class DigitLabels(LabelBase):
                 else:
                     self._propose(gid, Cell(lo), True, why)
                     self.pinned.add(gid)
+
+    def _plain_unrevealed_or_zero(self, gid: int) -> bool:
+        """Whether a group is plain and proposed covered or 0 (sure or not: which of the two is still
+        open): either way no mine, so on a board where every mine shows it adds nothing to its
+        neighbours' counts and must not widen their ranges."""
+        p = self.proposals.get(gid)
+        return (
+            self.looks[gid].plain
+            and p is not None
+            and p.state in (Cell.COVERED, Cell.ZERO)
+            and set(p.alternatives) <= {Cell.COVERED, Cell.ZERO}
+        )
 
     def _distrust_few(self, pinned: set[int]) -> None:
         """Count-pinned groups of at most :data:`FEW` cells whose digit a larger sure group also has
