@@ -25,6 +25,10 @@ from calibration.counts import choose_mines, group_counts, pinned_values
 from calibration.label_base import LabelBase
 from calibration.model import Group, Proposal
 
+MIN_EXPLAINED = 12
+"""Fewest digit cells whose counts a choice of mine-like groups must explain before a screenshot on
+which the looks found no mine is taken to show every mine (:meth:`DigitLabels._shown_by_counts`)."""
+
 
 class DigitLabels(LabelBase):
     """Digits from the whole board's counts, then the classic palette where the board confirms it."""
@@ -39,7 +43,7 @@ class DigitLabels(LabelBase):
         all) that the counts do not count is not taken for the flag. Then every glyph group whose
         cells all touch the same count is that digit, whatever it looks like.
         """
-        exact = self._exact_shots()
+        exact = self._exact_shots() or self._shown_by_counts()
         if not exact:
             return
         on_exact = self._exact_groups(exact)
@@ -72,13 +76,16 @@ class DigitLabels(LabelBase):
         }
         mines = choose_mines(self.grids, exact, shown, todo, revealed)
         covered = self._group_of(Cell.COVERED)
-        counted: int | None = None  # the largest group taken for shown mines by the counts alone
+        # the group already taken for the shown mines: a second look the counts count, drawn otherwise
+        # and shaped like no mine, may as well be the flags a lost board keeps
+        counted = min((g for g in shown if self.proposals[g].state == Cell.MINE), default=None)
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid not in mines:
                 continue
             if self._mine_shaped(gid, crossed=False):
                 self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
-            elif covered is not None and self.base[gid] == self.base[covered]:
+                counted = gid if counted is None else counted
+            elif covered is not None and self.base[gid] == self.base[covered] and not self._base_untold(gid):
                 why = "a mark on the covered cell that the numbers around it count: a flag"
                 self._propose(gid, Cell.FLAG, True, why)
             elif self.groups[gid].count > len({m.shot for m in self.groups[gid].members}):
@@ -101,6 +108,53 @@ class DigitLabels(LabelBase):
                 self._propose(gid, Cell.WRONG_FLAG, False, why)
             elif gid in looked:
                 self.proposals[gid] = looked[gid]
+
+    def _shown_by_counts(self) -> set[int]:
+        """The screenshots whose counts say every mine shows, when the looks took no group for a mine.
+
+        A lost board whose mines, exploded mine and flags the looks did not recognise (a dot on a
+        square, drawn in no red) is still a board where every revealed number is the count of
+        mine-like cells around it. The counts choose the mine-like glyph groups (:func:`choose_mines`,
+        from none); the screenshot is taken to show every mine only when that choice explains the whole
+        board: every other glyph group's cells touch one count of at least 1 (a digit's, the digit a
+        sure label gives it), but for groups of at most :data:`FEW` cells (a wrong flag, which the
+        counts do not count); the 0 group's cells touch none; and at least :data:`MIN_EXPLAINED`
+        digit cells agree. Anything less leaves the counts out, as before."""
+        out = set()
+        zero = self._group_of(Cell.ZERO)
+        for k, grid in enumerate(self.grids):
+            present = {int(g) for g in np.unique(grid)}
+            known = {
+                gid: int(p.state)
+                for gid, p in self.proposals.items()
+                if gid in present and p.confident and p.state is not None and p.state.is_number()
+            }
+            todo = [
+                g
+                for g in sorted(present)
+                if not self.looks[g].plain and g not in known and g not in self.known
+            ]
+            revealed: dict[int, int | None] = {**known, **{g: None for g in todo}}
+            mines = choose_mines(self.grids, {k}, set(), todo, revealed)
+            if mines and self._explained(k, mines, known, zero):
+                out.add(k)
+        return out
+
+    def _explained(self, shot: int, mines: set[int], known: dict[int, int], zero: int | None) -> bool:
+        """Whether ``mines`` explain every count of one screenshot (see :meth:`_shown_by_counts`)."""
+        per = group_counts(self.grids, {shot}, mines)
+        if zero is None or zero not in per or set(per[zero].counts) != {0}:
+            return False
+        agreed = 0
+        for gid, counts in per.items():
+            if gid in mines or self.looks[gid].plain:
+                continue
+            value = known.get(gid, counts.mode)
+            if counts.uniform and value is not None and value >= 1 and counts.mode == value:
+                agreed += counts.cells
+            elif self.groups[gid].count > FEW:
+                return False
+        return agreed >= MIN_EXPLAINED
 
     def _pin_digits(self, todo: list[int], exact: set[int]) -> None:
         """Label the glyph groups whose value the counts pin, over and over while that labels more.
@@ -137,7 +191,11 @@ class DigitLabels(LabelBase):
                 changed = True
                 cells = self.groups[gid].count
                 why = f"each of its {cells} cell(s) touches exactly {lo} mines or flags"
-                if covered is not None and self.base[gid] == self.base[covered]:
+                if (
+                    covered is not None
+                    and self.base[gid] == self.base[covered]
+                    and not self._base_untold(gid)
+                ):
                     why = f"its cells touch {lo} mines, but it is drawn on the covered cell's base"
                     self._propose(gid, None, False, why, (Cell(lo), Cell.WRONG_FLAG))
                 elif (twin := self._same_value_shape(gid, lo)) is not None:
@@ -145,6 +203,19 @@ class DigitLabels(LabelBase):
                 else:
                     self._propose(gid, Cell(lo), True, why)
                     self.pinned.add(gid)
+
+    def _base_untold(self, gid: int) -> bool:
+        """Whether a group's base says nothing of whether it is revealed: the covered and 0 groups are
+        drawn on one base (rounded tiles with gaps, flat tiles with no rim: the ring is the page's or
+        the tile's own), so a digit is drawn on the covered cell's base too. Trusted for groups of more
+        than :data:`FEW` cells only: on fewer, a mark that happens to touch one count stays unsure."""
+        zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
+        return (
+            zero is not None
+            and covered is not None
+            and self.base[zero] == self.base[covered]
+            and self.groups[gid].count > FEW
+        )
 
     def _plain_unrevealed_or_zero(self, gid: int) -> bool:
         """Whether a group is plain and proposed covered or 0 (sure or not: which of the two is still

@@ -238,11 +238,14 @@ class ReadBack:
     """Why :func:`bot.vision.read_screen` could not read the screenshot with the skin at all."""
     left_out: list[tuple[int, int]] = field(default_factory=list)
     """Cells of groups left out of the skin (unsure end-of-game looks), refused as they should be."""
+    named_left_out: list[tuple[int, int]] = field(default_factory=list)
+    """Cells of groups left out of the skin that the skin reads all the same, as a state their group was
+    never thought to be: a look the skin lacks read as one it has, which it would read so in play."""
 
     @property
     def safe(self) -> bool:
         """Whether the bot would read this screenshot exactly as calibration labelled it."""
-        return self.error is None and not self.uncertain and not self.disagree
+        return self.error is None and not self.uncertain and not self.disagree and not self.named_left_out
 
 
 def read_back(
@@ -282,6 +285,7 @@ def read_back(
         read = np.asarray(cells.states).astype(int)
         disagree = np.nonzero((expect >= 0) & ~refused & (expect != read))
         kept = ~(refused & (expect < 0))
+        named = _named_left_out(analysis, analysis.grids[k], expect < 0, refused, read)
         confidence = cells.confidence[kept] if kept.any() else np.zeros(1)
         results.append(
             ReadBack(
@@ -291,6 +295,23 @@ def read_back(
                 [(int(r), int(c)) for r, c in zip(*np.nonzero(refused & (expect >= 0)), strict=True)],
                 [(int(r), int(c)) for r, c in zip(*disagree, strict=True)],
                 left_out=[(int(r), int(c)) for r, c in zip(*np.nonzero(refused & (expect < 0)), strict=True)],
+                named_left_out=named,
             )
         )
     return results
+
+
+def _named_left_out(
+    analysis: Analysis, grid: np.ndarray, left: np.ndarray, refused: np.ndarray, read: np.ndarray
+) -> list[tuple[int, int]]:
+    """Cells of left-out groups (``left``) that the skin does not refuse but reads as a state their
+    group's proposal never named (neither its state nor an alternative): a look the skin lacks, read
+    as one it has. A second look of a state the skin has (a hover of the covered cell), read as that
+    state, is no such cell."""
+    out = []
+    for r, c in zip(*np.nonzero(left & ~refused), strict=True):
+        p = analysis.proposals[int(grid[r, c])]
+        allowed = ({int(p.state)} if p.state is not None else set()) | {int(a) for a in p.alternatives}
+        if int(read[r, c]) not in allowed:
+            out.append((int(r), int(c)))
+    return out

@@ -27,6 +27,10 @@ Asker = Callable[[Analysis, Path], dict[int, Cell | None]]
 RARE = ("7", "8")
 END_STATES = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
 """States only an ended game shows: a skin without them still plays, and refuses such cells."""
+LEAVABLE = (*END_STATES, Cell.FLAG)
+"""States ``--yes`` may leave out of a skin when unsure: the end-of-game states, and the flag, which
+play never needs to read (it flags nothing unless asked to); a skin without it refuses a flagged cell,
+and the read-back checks that it refuses the left-out cells of its own screenshots."""
 
 
 @dataclass
@@ -183,7 +187,9 @@ def calibrate(
 
 def _refuse_lost_board(readback: list[ReadBack], sheet_path: Path) -> None:
     """Refuse a skin that cannot find the board on a screenshot it was made from (no board, another
-    size, or another place): it would not find the board in play either, so it is not written.
+    size, or another place): it would not find the board in play either, so it is not written. Nor is
+    one that reads a cell of a group it leaves out as a state that group was never thought to be
+    (:attr:`ReadBack.named_left_out`): it would read that look so in play.
 
     Raises:
         CalibrationError: naming the screenshot and what the skin found there.
@@ -194,6 +200,14 @@ def _refuse_lost_board(readback: list[ReadBack], sheet_path: Path) -> None:
             f"the skin made from these screenshots does not find the board on {lost[0].name} itself "
             f"({lost[0].error}), so it was not written; see the contact sheet {sheet_path}, give the true "
             "board with --board FILE, or add a screenshot of a game in progress"
+        )
+    named = [rb for rb in readback if rb.named_left_out]
+    if named:
+        raise CalibrationError(
+            f"the skin made from these screenshots reads {len(named[0].named_left_out)} cell(s) of "
+            f"{named[0].name} that it leaves out (unsure looks), e.g. {named[0].named_left_out[0]}, as a "
+            f"state it has, so it would misread them: it was not written; see the contact sheet "
+            f"{sheet_path}, run without --yes to label them, or give the true board with --board FILE"
         )
 
 
@@ -220,15 +234,16 @@ def _describe(analysis: Analysis, p: Proposal) -> str:
 
 def can_leave_out(p: Proposal, analysis: Analysis) -> bool:
     """Whether ``--yes`` may leave an unsure group out of the skin: every state it may be is an
-    end-of-game state (mine, exploded, wrong flag), or a play state another group surely has (a
-    second look of it). Such cells are then refused when read, never guessed."""
+    end-of-game state (mine, exploded, wrong flag), the flag (:data:`LEAVABLE`), or a play state
+    another group surely has (a second look of it). Such cells are then refused when read, never
+    guessed (the read-back refuses a skin that names them: :attr:`ReadBack.named_left_out`)."""
     options = ({p.state} if p.state is not None else set()) | set(p.alternatives)
     if not options:
         return False
     sure = {q.state for q in analysis.proposals.values() if q.confident and q.state is not None}
     if analysis.base is not None:
         sure |= set(analysis.base.cells)
-    return all(state in END_STATES or state in sure for state in options)
+    return all(state in LEAVABLE or state in sure for state in options)
 
 
 def load_board(path: str | Path) -> Truth:

@@ -550,3 +550,46 @@ def test_reconcile_with_the_skinless_reader():
     assert reconcile(unsure, {Cell.ZERO, Cell.COVERED}) == unsure
     mixed = reconcile(sure, {Cell.TWO, Cell.THREE})
     assert not mixed.confident and mixed.alternatives == (Cell.THREE,)
+
+
+def test_a_left_out_look_the_skin_reads_as_a_state_it_was_never_thought_to_be_is_caught():
+    """The read-back counts a cell of a left-out group that the skin reads as a state the group's
+    proposal never named (a look the skin lacks read as one it has): such a skin is not written. A
+    second look of the covered cell, read as covered, is no such cell."""
+    from types import SimpleNamespace
+
+    from calibration.model import Proposal
+    from calibration.pipeline import ReadBack, _named_left_out
+    from calibration.session import _refuse_lost_board
+
+    grid = np.array([[0, 1], [1, 2]])
+    proposals = {
+        0: Proposal(0, Cell.COVERED, True, "sure"),
+        1: Proposal(1, None, False, "looks like no cell state minebot knows"),
+        2: Proposal(2, Cell.COVERED, False, "another plain look", (Cell.COVERED, Cell.ZERO)),
+    }
+    analysis = SimpleNamespace(proposals=proposals)
+    left = np.array([[False, True], [True, True]])
+    refused = np.array([[False, True], [False, False]])
+    read = np.array([[9, 9], [3, 9]])
+    assert _named_left_out(analysis, grid, left, refused, read) == [(1, 0)]
+    back = ReadBack("a.png", 0.5, 0.9, named_left_out=[(1, 0)])
+    assert not back.safe
+    with pytest.raises(CalibrationError, match=r"leaves out .* \(1, 0\)"):
+        _refuse_lost_board([back], Path("groups.png"))
+
+
+def test_yes_may_leave_out_a_group_that_is_a_mine_or_a_flag():
+    """A look the counts count that may be the shown mines or the kept flags is left out (a skin
+    without a flag refuses a flagged cell), not a reason to fail."""
+    from types import SimpleNamespace
+
+    from calibration.model import Proposal
+    from calibration.session import can_leave_out
+
+    unsure = Proposal(4, Cell.MINE, False, "counted, drawn otherwise", (Cell.FLAG,))
+    analysis = SimpleNamespace(proposals={4: unsure}, base=None)
+    assert can_leave_out(unsure, analysis)
+    assert not can_leave_out(Proposal(5, None, False, "a mark"), analysis)
+    digit = Proposal(6, Cell.TWO, False, "colour", (Cell.THREE,))
+    assert not can_leave_out(digit, SimpleNamespace(proposals={6: digit}, base=None))
