@@ -116,7 +116,8 @@ class DigitLabels(LabelBase):
         square, drawn in no red) is still a board where every revealed number is the count of
         mine-like cells around it. The counts choose the mine-like glyph groups (:func:`choose_mines`,
         from none); the screenshot is taken to show every mine only when that choice explains the whole
-        board: every other glyph group's cells touch one count of at least 1 (a digit's, the digit a
+        board (a plain look other than covered's or 0's may be one of them: the exploded mine on red):
+        every other glyph group's cells touch one count of at least 1 (a digit's, the digit a
         sure label gives it), but for groups of at most :data:`FEW` cells (a wrong flag, which the
         counts do not count); the 0 group's cells touch none; and at least :data:`MIN_EXPLAINED`
         digit cells agree. Anything less leaves the counts out, as before."""
@@ -129,10 +130,10 @@ class DigitLabels(LabelBase):
                 for gid, p in self.proposals.items()
                 if gid in present and p.confident and p.state is not None and p.state.is_number()
             }
-            todo = [
+            todo = [  # a plain look but covered's or 0's may be a mine too (the exploded one, a dot on red)
                 g
                 for g in sorted(present)
-                if not self.looks[g].plain and g not in known and g not in self.known
+                if not self._plain_unrevealed_or_zero(g) and g not in known and g not in self.known
             ]
             revealed: dict[int, int | None] = {**known, **{g: None for g in todo}}
             mines = choose_mines(self.grids, {k}, set(), todo, revealed)

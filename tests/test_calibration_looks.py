@@ -126,3 +126,12 @@ def test_digits_on_tiles_whose_rim_is_the_pages_are_pinned_and_flags_not_taken_f
     unsure, wrong = _labels_against_truth(28)
     assert wrong == []
     assert not any(f"truth [{d}]" in line for line in unsure for d in (1, 2, 4)), unsure
+
+
+@pytest.mark.slow
+def test_a_plain_exploded_mine_counts_when_the_counts_find_the_mines():
+    """Dev seed 17 (gradient tiles, mines as dots, the mine that went off a plain red cell): the counts
+    found the mines only with that plain look among them (the digits beside it touch one more); with
+    it, every group of more than one cell is labelled, and right."""
+    unsure, wrong = _labels_against_truth(17, least=2)
+    assert wrong == [] and unsure == []
