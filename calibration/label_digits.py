@@ -21,10 +21,14 @@ from calibration.appearance import (
 )
 from calibration.assign import forced_values, min_cost_assignment
 from calibration.cluster import features
-from calibration.counts import choose_mines, group_counts, pinned_values
+from calibration.counts import choose_mines, group_counts, mine_counts, pinned_values
 from calibration.label_base import LabelBase
 from calibration.model import Group, Proposal
 
+MAX_SEARCH = 24
+"""Most candidate groups :meth:`DigitLabels._shown_by_counts` tries as the mines, each in or out."""
+MAX_FITS = 64
+"""Most sets of mine-like groups that may explain a screenshot's counts before the search gives up."""
 MIN_EXPLAINED = 12
 """Fewest digit cells whose counts a choice of mine-like groups must explain before a screenshot on
 which the looks found no mine is taken to show every mine (:meth:`DigitLabels._shown_by_counts`)."""
@@ -43,7 +47,9 @@ class DigitLabels(LabelBase):
         all) that the counts do not count is not taken for the flag. Then every glyph group whose
         cells all touch the same count is that digit, whatever it looks like.
         """
-        exact = self._exact_shots() or self._shown_by_counts()
+        exact = self._exact_shots()
+        if not exact:
+            exact = self._shown_by_counts()
         if not exact:
             return
         on_exact = self._exact_groups(exact)
@@ -74,7 +80,10 @@ class DigitLabels(LabelBase):
             for gid, p in self.proposals.items()
             if p.confident and p.state in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
         }
-        mines = choose_mines(self.grids, exact, shown, todo, revealed)
+        if self.found_mines:  # the counts alone found them, every other reading ruled out
+            mines = shown | (self.found_mines & set(todo))
+        else:
+            mines = choose_mines(self.grids, exact, shown, todo, revealed)
         covered = self._group_of(Cell.COVERED)
         # the group already taken for the shown mines: a second look the counts count, drawn otherwise
         # and shaped like no mine, may as well be the flags a lost board keeps
@@ -82,7 +91,13 @@ class DigitLabels(LabelBase):
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid not in mines:
                 continue
-            if self._mine_shaped(gid, crossed=False):
+            lone = self.groups[gid].count <= len({m.shot for m in self.groups[gid].members})
+            if self._mine_shaped(gid, crossed=False) and lone and counted is not None:
+                why = (
+                    f"shaped like a mine, and the counts count it; one cell a game beside #{counted}'s mines"
+                )
+                self._propose(gid, Cell.MINE, False, why + ": the one that went off?", (Cell.EXPLODED,))
+            elif self._mine_shaped(gid, crossed=False):
                 self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
                 counted = gid if counted is None else counted
             elif covered is not None and self.base[gid] == self.base[covered] and not self._base_untold(gid):
@@ -110,19 +125,24 @@ class DigitLabels(LabelBase):
                 self.proposals[gid] = looked[gid]
 
     def _shown_by_counts(self) -> set[int]:
-        """The screenshots whose counts say every mine shows, when the looks took no group for a mine.
+        """The screenshots whose counts say every mine shows, when the looks took no group for a mine;
+        the groups the counts take for mines there go to :attr:`found_mines`.
 
         A lost board whose mines, exploded mine and flags the looks did not recognise (a dot on a
         square, drawn in no red) is still a board where every revealed number is the count of
-        mine-like cells around it. The counts choose the mine-like glyph groups (:func:`choose_mines`,
-        from none); the screenshot is taken to show every mine only when that choice explains the whole
-        board (a plain look other than covered's or 0's may be one of them: the exploded mine on red):
-        every other glyph group's cells touch one count of at least 1 (a digit's, the digit a
-        sure label gives it), but for groups of at most :data:`FEW` cells (a wrong flag, which the
-        counts do not count); the 0 group's cells touch none; and at least :data:`MIN_EXPLAINED`
-        digit cells agree. Anything less leaves the counts out, as before."""
-        out = set()
+        mine-like cells around it. Every set of candidate groups (the glyph groups, and plain looks
+        other than covered's or 0's: the exploded mine on red) is tried as the mine-like ones; a set
+        *explains* the screenshot when every other glyph group's cells touch one count of at least 1
+        (a digit's; the digit a sure label gives it), but for groups of at most :data:`FEW` cells (a
+        wrong flag, which the counts do not count), the 0 group's cells touch none, and at least
+        :data:`MIN_EXPLAINED` digit cells agree. The screenshot is taken to show every mine only when
+        some set explains it and all that do agree on every group of more than :data:`FEW` cells; the
+        groups in all of them are the mines. Anything else (none, two readings, too many candidates
+        to try: :data:`MAX_SEARCH`) leaves the counts out, as before."""
+        out: set[int] = set()
         zero = self._group_of(Cell.ZERO)
+        if zero is None:
+            return out
         for k, grid in enumerate(self.grids):
             present = {int(g) for g in np.unique(grid)}
             known = {
@@ -130,32 +150,67 @@ class DigitLabels(LabelBase):
                 for gid, p in self.proposals.items()
                 if gid in present and p.confident and p.state is not None and p.state.is_number()
             }
-            todo = [  # a plain look but covered's or 0's may be a mine too (the exploded one, a dot on red)
+            todo = [
                 g
                 for g in sorted(present)
                 if not self._plain_unrevealed_or_zero(g) and g not in known and g not in self.known
             ]
-            revealed: dict[int, int | None] = {**known, **{g: None for g in todo}}
-            mines = choose_mines(self.grids, {k}, set(), todo, revealed)
-            if mines and self._explained(k, mines, known, zero):
+            if not todo or len(todo) > MAX_SEARCH:
+                continue
+            fits = self._explaining_sets(k, todo, known, zero)
+            big = {g for g in todo if self.groups[g].count > FEW}
+            if fits and len({frozenset(f & big) for f in fits}) == 1:
                 out.add(k)
+                self.found_mines |= set.intersection(*fits)
         return out
 
-    def _explained(self, shot: int, mines: set[int], known: dict[int, int], zero: int | None) -> bool:
-        """Whether ``mines`` explain every count of one screenshot (see :meth:`_shown_by_counts`)."""
-        per = group_counts(self.grids, {shot}, mines)
-        if zero is None or zero not in per or set(per[zero].counts) != {0}:
-            return False
-        agreed = 0
-        for gid, counts in per.items():
-            if gid in mines or self.looks[gid].plain:
-                continue
-            value = known.get(gid, counts.mode)
-            if counts.uniform and value is not None and value >= 1 and counts.mode == value:
-                agreed += counts.cells
-            elif self.groups[gid].count > FEW:
-                return False
-        return agreed >= MIN_EXPLAINED
+    def _explaining_sets(
+        self, shot: int, todo: list[int], known: dict[int, int], zero: int
+    ) -> list[set[int]]:
+        """Every non-empty set of ``todo`` groups that explains one screenshot's counts (see
+        :meth:`_shown_by_counts`), at most :data:`MAX_FITS` of them: a search over each group in or
+        out, largest first, that checks a group's counts as soon as every candidate beside it is
+        decided."""
+        grid = self.grids[shot]
+        order = sorted(todo, key=lambda g: -self.groups[g].count)
+        near = [mine_counts(grid, {g}) for g in order]
+        members = {g: grid == g for g in {int(v) for v in np.unique(grid)}}
+        checked = [g for g in members if g == zero or not self.looks[g].plain]
+        ready: dict[int, list[int]] = {}
+        for g in checked:
+            beside = [i for i, t in enumerate(order) if near[i][members[g]].any() or t == g]
+            ready.setdefault(max(beside, default=-1), []).append(g)
+        fits: list[set[int]] = []
+
+        def holds(g: int, counts: np.ndarray, chosen: set[int]) -> int | None:
+            """Digit cells ``g`` agrees with (0 for none, None when it breaks the explanation)."""
+            if g in chosen:
+                return 0
+            values = np.unique(counts[members[g]])
+            if g == zero:
+                return 0 if values.max() == 0 else None
+            value = known.get(g, int(values[0]))
+            if len(values) == 1 and value >= 1 and int(values[0]) == value:
+                return int(members[g].sum())
+            return None if self.groups[g].count > FEW else 0
+
+        def search(i: int, counts: np.ndarray, chosen: set[int], agreed: int) -> None:
+            for g in ready.get(i - 1, []):
+                got = holds(g, counts, chosen)
+                if got is None:
+                    return
+                agreed += got
+            if len(fits) > MAX_FITS:
+                return
+            if i == len(order):
+                if chosen and agreed >= MIN_EXPLAINED:
+                    fits.append(set(chosen))
+                return
+            search(i + 1, counts + near[i], chosen | {order[i]}, agreed)
+            search(i + 1, counts, chosen, agreed)
+
+        search(0, np.zeros(grid.shape, np.int16), set(), 0)
+        return fits if len(fits) <= MAX_FITS else []
 
     def _pin_digits(self, todo: list[int], exact: set[int]) -> None:
         """Label the glyph groups whose value the counts pin, over and over while that labels more.
