@@ -304,14 +304,15 @@ def read_back(
 def _named_left_out(
     analysis: Analysis, grid: np.ndarray, left: np.ndarray, refused: np.ndarray, read: np.ndarray
 ) -> list[tuple[int, int]]:
-    """Cells of left-out groups (``left``) that the skin does not refuse but reads as a state their
-    group's proposal never named (neither its state nor an alternative): a look the skin lacks, read
-    as one it has. A second look of a state the skin has (a hover of the covered cell), read as that
-    state, is no such cell."""
+    """Cells of left-out groups (``left``) that the skin does not refuse but reads as a state other
+    than the play state its group's proposal names: a look the skin lacks read as one it has, a guess
+    it would make in play. A second look of the covered cell (a hover), proposed covered and read as
+    covered, is no such cell; a look that may be a mine or the exploded one, read as either, is (the
+    client's other lost boards show the other)."""
     out = []
+    end = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
     for r, c in zip(*np.nonzero(left & ~refused), strict=True):
         p = analysis.proposals[int(grid[r, c])]
-        allowed = ({int(p.state)} if p.state is not None else set()) | {int(a) for a in p.alternatives}
-        if int(read[r, c]) not in allowed:
+        if p.state is None or p.state in end or int(read[r, c]) != int(p.state):
             out.append((int(r), int(c)))
     return out

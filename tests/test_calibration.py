@@ -552,10 +552,10 @@ def test_reconcile_with_the_skinless_reader():
     assert not mixed.confident and mixed.alternatives == (Cell.THREE,)
 
 
-def test_a_left_out_look_the_skin_reads_as_a_state_it_was_never_thought_to_be_is_caught():
-    """The read-back counts a cell of a left-out group that the skin reads as a state the group's
-    proposal never named (a look the skin lacks read as one it has): such a skin is not written. A
-    second look of the covered cell, read as covered, is no such cell."""
+def test_a_left_out_look_the_skin_reads_as_a_state_is_caught():
+    """The read-back counts a cell of a left-out group that the skin reads as a state (a look the skin
+    lacks read as one it has): such a skin is not written. A second look of the covered cell, proposed
+    covered and read as covered, is no such cell; a mine-or-exploded look read as a mine is."""
     from types import SimpleNamespace
 
     from calibration.model import Proposal
@@ -567,12 +567,15 @@ def test_a_left_out_look_the_skin_reads_as_a_state_it_was_never_thought_to_be_is
         0: Proposal(0, Cell.COVERED, True, "sure"),
         1: Proposal(1, None, False, "looks like no cell state minebot knows"),
         2: Proposal(2, Cell.COVERED, False, "another plain look", (Cell.COVERED, Cell.ZERO)),
+        3: Proposal(3, Cell.MINE, False, "one cell beside the mines", (Cell.EXPLODED,)),
     }
     analysis = SimpleNamespace(proposals=proposals)
     left = np.array([[False, True], [True, True]])
     refused = np.array([[False, True], [False, False]])
     read = np.array([[9, 9], [3, 9]])
     assert _named_left_out(analysis, grid, left, refused, read) == [(1, 0)]
+    mines = np.array([[0, 3], [3, 2]])
+    assert _named_left_out(analysis, mines, left, refused, np.array([[9, 9], [11, 9]])) == [(1, 0)]
     back = ReadBack("a.png", 0.5, 0.9, named_left_out=[(1, 0)])
     assert not back.safe
     with pytest.raises(CalibrationError, match=r"leaves out .* \(1, 0\)"):
