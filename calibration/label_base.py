@@ -35,6 +35,9 @@ class LabelBase:
             gid: Proposal(gid, state, True, "matches the existing skin") for gid, state in self.known.items()
         }
         self.proposals.update(preset or {})
+        self.counted: set[int] = set()
+        """Groups the whole-board counts counted as mine-like (:meth:`DigitLabels._count_digits`), each a
+        mine, the exploded mine or a flag, whether or not its label is sure."""
         self.found_mines: set[int] = set()
         """Groups the counts alone took for mines on a board where the looks found none
         (:meth:`calibration.label_digits.DigitLabels._shown_by_counts`)."""

@@ -84,6 +84,7 @@ class DigitLabels(LabelBase):
             mines = shown | (self.found_mines & set(todo))
         else:
             mines = choose_mines(self.grids, exact, shown, todo, revealed)
+        self.counted = set(mines)
         covered = self._group_of(Cell.COVERED)
         # the group already taken for the shown mines: a second look the counts count, drawn otherwise
         # and shaped like no mine, may as well be the flags a lost board keeps
@@ -251,6 +252,7 @@ class DigitLabels(LabelBase):
                     covered is not None
                     and self.base[gid] == self.base[covered]
                     and not self._base_untold(gid)
+                    and not self._touches_zero(gid)
                 ):
                     why = f"its cells touch {lo} mines, but it is drawn on the covered cell's base"
                     self._propose(gid, None, False, why, (Cell(lo), Cell.WRONG_FLAG))
@@ -272,6 +274,15 @@ class DigitLabels(LabelBase):
             and self.base[zero] == self.base[covered]
             and self.groups[gid].count > FEW
         )
+
+    def _touches_zero(self, gid: int) -> bool:
+        """Whether a cell of the group touches a cell of the sure 0 group: a 0 opens every cell around
+        it, so the group is revealed, whatever base its looks share (a mark on a covered cell never
+        touches a 0)."""
+        zero = self._group_of(Cell.ZERO)
+        if zero is None or not self.proposals[zero].confident:
+            return False
+        return any(zero in nbrs for nbrs in self._neighbour_groups(gid))
 
     def _plain_unrevealed_or_zero(self, gid: int) -> bool:
         """Whether a group is plain and proposed covered or 0 (sure or not: which of the two is still

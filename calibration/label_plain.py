@@ -123,9 +123,11 @@ class PlainLabels(LabelBase):
 
     def _zero_shares(self) -> dict[int, float]:
         """For every plain group with a cell on a screenshot where every mine shows, the share of those
-        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board). Empty
-        when the mines found do not explain the numbers (:data:`EXPLAINED`)."""
-        exact, mines = self._exact_shots(), self._mine_like()
+        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board). The mines
+        are the sure ones and those the counts counted (:attr:`counted`: a look that is a mine or a
+        flag, unsure which, is mine-like all the same). Empty when they do not explain the numbers
+        (:data:`EXPLAINED`)."""
+        exact, mines = self._exact_shots(), self._mine_like() | self.counted
         if not exact or not mines:
             return {}
         per = group_counts(self.grids, exact, mines)

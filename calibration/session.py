@@ -13,6 +13,7 @@ import numpy as np
 
 from bot.board import Board, Cell
 from bot.skin import Skin, find_skin, user_skin_dir
+from calibration.appearance import FEW
 from calibration.label import violations
 from calibration.model import CalibrationError, Proposal, Truth
 from calibration.pipeline import Analysis, ReadBack, analyse, choose, load_images, read_back
@@ -235,15 +236,21 @@ def _describe(analysis: Analysis, p: Proposal) -> str:
 def can_leave_out(p: Proposal, analysis: Analysis) -> bool:
     """Whether ``--yes`` may leave an unsure group out of the skin: every state it may be is an
     end-of-game state (mine, exploded, wrong flag), the flag (:data:`LEAVABLE`), or a play state
-    another group surely has (a second look of it). Such cells are then refused when read, never
-    guessed (the read-back refuses a skin that names them: :attr:`ReadBack.named_left_out`)."""
+    another group surely has (a second look of it); or a group of at most :data:`FEW` cells that may
+    be an end-of-game look (a wrong flag touching a count that no sure digit group shows). Such cells
+    are then refused when read, never guessed (the read-back refuses a skin that names them:
+    :attr:`ReadBack.named_left_out`)."""
     options = ({p.state} if p.state is not None else set()) | set(p.alternatives)
     if not options:
         return False
     sure = {q.state for q in analysis.proposals.values() if q.confident and q.state is not None}
     if analysis.base is not None:
         sure |= set(analysis.base.cells)
-    return all(state in LEAVABLE or state in sure for state in options)
+    if all(state in LEAVABLE or state in sure for state in options):
+        return True
+    # a cell or two that may be an end-of-game look (a wrong flag that touches a count): the skin lacks
+    # its look whichever it is, and the read-back checks that it refuses them
+    return analysis.groups[p.group].count <= FEW and any(state in END_STATES for state in options)
 
 
 def load_board(path: str | Path) -> Truth:

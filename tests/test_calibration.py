@@ -584,7 +584,8 @@ def test_a_left_out_look_the_skin_reads_as_a_state_is_caught():
 
 def test_yes_may_leave_out_a_group_that_is_a_mine_or_a_flag():
     """A look the counts count that may be the shown mines or the kept flags is left out (a skin
-    without a flag refuses a flagged cell), not a reason to fail."""
+    without a flag refuses a flagged cell), not a reason to fail; so is a cell or two that may be a
+    wrong flag or a digit no sure group shows, but not a large group of that kind."""
     from types import SimpleNamespace
 
     from calibration.model import Proposal
@@ -594,5 +595,10 @@ def test_yes_may_leave_out_a_group_that_is_a_mine_or_a_flag():
     analysis = SimpleNamespace(proposals={4: unsure}, base=None)
     assert can_leave_out(unsure, analysis)
     assert not can_leave_out(Proposal(5, None, False, "a mark"), analysis)
-    digit = Proposal(6, Cell.TWO, False, "colour", (Cell.THREE,))
-    assert not can_leave_out(digit, SimpleNamespace(proposals={6: digit}, base=None))
+    groups = [SimpleNamespace(count=n) for n in (40, 1)]
+    digit = Proposal(0, Cell.TWO, False, "colour", (Cell.THREE,))
+    assert not can_leave_out(digit, SimpleNamespace(proposals={0: digit}, base=None, groups=groups))
+    lone = Proposal(1, None, False, "touches 4 mines, on the covered base", (Cell.FOUR, Cell.WRONG_FLAG))
+    assert can_leave_out(lone, SimpleNamespace(proposals={1: lone}, base=None, groups=groups))
+    many = Proposal(0, None, False, "touches 4 mines, on the covered base", (Cell.FOUR, Cell.WRONG_FLAG))
+    assert not can_leave_out(many, SimpleNamespace(proposals={0: many}, base=None, groups=groups))
