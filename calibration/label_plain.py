@@ -169,7 +169,8 @@ class PlainLabels(LabelBase):
 
     def confirm_zero(self) -> None:
         """Make unsure 0 / covered labels sure when the counts settle them: the 0 group touches no
-        mine anywhere and the covered group does."""
+        mine anywhere and the covered group does, and no 0 cell touches a covered one (a 0 opens every
+        cell around it: a group of covered cells beside 0s holds 0s too, the two looks joined)."""
         zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
         exact = self._exact_shots()
         mines = self._mine_like()
@@ -177,7 +178,8 @@ class PlainLabels(LabelBase):
             return
         per = group_counts(self.grids, exact, mines)
         share = self._zero_shares()
-        if share.get(zero, 0.0) >= ALL_ZERO > share.get(covered, 1.0):
+        beside = any(covered in nbrs for nbrs in self._neighbour_groups(zero))
+        if share.get(zero, 0.0) >= ALL_ZERO > share.get(covered, 1.0) and not beside:
             for gid in (zero, covered):
                 p = self.proposals[gid]
                 if not p.confident:
@@ -185,7 +187,8 @@ class PlainLabels(LabelBase):
                         p.reason + "; the counts confirm it (no 0 cell touches a mine, a covered one does)"
                     )
                     self.proposals[gid] = Proposal(gid, p.state, True, reason, p.alternatives)
-        for g in self.groups:  # other plain looks whose cells touch different counts are unrevealed
+        # other plain looks whose cells touch different counts are unrevealed, unless beside a 0
+        for g in self.groups:
             p = self.proposals.get(g.id)
             if (
                 p is not None
@@ -193,6 +196,7 @@ class PlainLabels(LabelBase):
                 and p.state == Cell.COVERED
                 and g.id in per
                 and len(per[g.id].counts) > 1
+                and not any(zero in nbrs for nbrs in self._neighbour_groups(g.id))
             ):
                 reason = p.reason + "; its cells touch different counts of mines, so it is not revealed"
                 self.proposals[g.id] = Proposal(g.id, Cell.COVERED, True, reason)

@@ -154,6 +154,8 @@ def calibrate(
     if Cell.ZERO not in cells:
         raise _no_zero()
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
+    if ask is None:
+        _refuse_zero_beside_covered(analysis, final, sheet_path)
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
         if bad:
@@ -210,6 +212,32 @@ def _refuse_lost_board(readback: list[ReadBack], sheet_path: Path) -> None:
             f"state it has, so it would misread them: it was not written; see the contact sheet "
             f"{sheet_path}, run without --yes to label them, or give the true board with --board FILE"
         )
+
+
+def _refuse_zero_beside_covered(analysis: Analysis, final: dict[int, Cell | None], sheet_path: Path) -> None:
+    """Refuse labels that put a 0 beside a covered cell: a 0 opens every cell around it, so no game
+    shows that, and a skin made so reads one look as the other (two looks joined in one group).
+
+    Raises:
+        CalibrationError: naming the screenshot and the cell.
+    """
+    for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
+        zero = np.isin(grid, [g for g, s in final.items() if s == Cell.ZERO])
+        covered = np.pad(np.isin(grid, [g for g, s in final.items() if s == Cell.COVERED]), 1)
+        rows, cols = grid.shape
+        beside = np.zeros_like(zero)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                beside |= covered[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+        bad = np.argwhere(zero & beside)
+        if len(bad):
+            where = (int(bad[0][0]), int(bad[0][1]))
+            raise CalibrationError(
+                f"{shot.name}: the labels put a 0 beside a covered cell at {where}, which no game shows "
+                f"(two looks joined in one group?), so no skin was written; see the contact sheet "
+                f"{sheet_path}, run without --yes to label the groups, or give the true board with "
+                "--board FILE"
+            )
 
 
 def _no_covered() -> CalibrationError:

@@ -602,3 +602,22 @@ def test_yes_may_leave_out_a_group_that_is_a_mine_or_a_flag():
     assert can_leave_out(lone, SimpleNamespace(proposals={1: lone}, base=None, groups=groups))
     many = Proposal(0, None, False, "touches 4 mines, on the covered base", (Cell.FOUR, Cell.WRONG_FLAG))
     assert not can_leave_out(many, SimpleNamespace(proposals={0: many}, base=None, groups=groups))
+
+
+def test_labels_that_put_a_0_beside_a_covered_cell_write_no_skin():
+    """No game shows a 0 beside a covered cell (a 0 opens every cell around it): labels that do are
+    two looks joined, and --yes writes no skin from them."""
+    from types import SimpleNamespace
+
+    from calibration.session import _refuse_zero_beside_covered
+
+    labels = {0: Cell.COVERED, 1: Cell.ONE, 2: Cell.ZERO}
+    apart = SimpleNamespace(shots=[SimpleNamespace(name="a.png")], grids=[np.array([[0, 1, 2], [0, 1, 2]])])
+    _refuse_zero_beside_covered(apart, labels, Path("g.png"))
+    analysis = SimpleNamespace(
+        shots=[SimpleNamespace(name="a.png")], grids=[np.array([[0, 1, 1], [2, 2, 2]])]
+    )
+    with pytest.raises(
+        CalibrationError, match=r"a\.png: the labels put a 0 beside a covered cell at \(1, 0\)"
+    ):
+        _refuse_zero_beside_covered(analysis, {0: Cell.COVERED, 1: Cell.ONE, 2: Cell.ZERO}, Path("g.png"))
