@@ -27,6 +27,9 @@ from calibration.model import Group, Proposal
 
 MAX_SEARCH = 24
 """Most candidate groups :meth:`DigitLabels._shown_by_counts` tries as the mines, each in or out."""
+MAX_NODES = 20000
+"""Most steps of that search (each group in or out) before it gives up: many small groups that no count
+constrains would otherwise double its work each."""
 MAX_FITS = 64
 """Most sets of mine-like groups that may explain a screenshot's counts before the search gives up."""
 MIN_EXPLAINED = 12
@@ -171,7 +174,7 @@ class DigitLabels(LabelBase):
         """Every non-empty set of ``todo`` groups that explains one screenshot's counts (see
         :meth:`_shown_by_counts`), at most :data:`MAX_FITS` of them: a search over each group in or
         out, largest first, that checks a group's counts as soon as every candidate beside it is
-        decided."""
+        decided. None (an empty list) when it takes more than :data:`MAX_NODES` steps."""
         grid = self.grids[shot]
         order = sorted(todo, key=lambda g: -self.groups[g].count)
         near = [mine_counts(grid, {g}) for g in order]
@@ -182,6 +185,7 @@ class DigitLabels(LabelBase):
             beside = [i for i, t in enumerate(order) if near[i][members[g]].any() or t == g]
             ready.setdefault(max(beside, default=-1), []).append(g)
         fits: list[set[int]] = []
+        nodes = [0]
 
         def holds(g: int, counts: np.ndarray, chosen: set[int]) -> int | None:
             """Digit cells ``g`` agrees with (0 for none, None when it breaks the explanation)."""
@@ -201,7 +205,8 @@ class DigitLabels(LabelBase):
                 if got is None:
                     return
                 agreed += got
-            if len(fits) > MAX_FITS:
+            nodes[0] += 1
+            if len(fits) > MAX_FITS or nodes[0] > MAX_NODES:
                 return
             if i == len(order):
                 if chosen and agreed >= MIN_EXPLAINED:
@@ -211,7 +216,7 @@ class DigitLabels(LabelBase):
             search(i + 1, counts, chosen, agreed)
 
         search(0, np.zeros(grid.shape, np.int16), set(), 0)
-        return fits if len(fits) <= MAX_FITS else []
+        return fits if len(fits) <= MAX_FITS and nodes[0] <= MAX_NODES else []
 
     def _pin_digits(self, todo: list[int], exact: set[int]) -> None:
         """Label the glyph groups whose value the counts pin, over and over while that labels more.
