@@ -108,6 +108,8 @@ class Player(Locating, Seeing, NewGames):
         """Longest pause seen between two redraws of the client's board after a click (its animations)."""
         self._settled = True
         """Whether the board kept still at the end of the last wait for it (else it timed out changing)."""
+        self._grid_checked = False
+        """Whether the located grid was checked against the grid the skinless reader finds (once a place)."""
         self.restart = restart
         self.clock = clock
         self._sleep = sleep
