@@ -95,3 +95,42 @@ def test_a_board_read_while_it_still_animates_is_not_acted_on() -> None:
         wrong, status = misreads_in_a_game(seed)
         assert wrong == [], f"seed {seed}: {wrong[:5]}"
         assert status in ("won", "lost")
+
+
+class Ticking(CaptureBackend):
+    """A sim's screen with a timer between the face and the board that changes every ``TICK`` seconds."""
+
+    name = "ticking"
+
+    def __init__(self, client: SimClient, time: FakeTime) -> None:
+        super().__init__()
+        self.client, self.time = client, time
+
+    def screen_region(self) -> Region:
+        return self.client.capture.screen_region()
+
+    def _grab(self, region: Region) -> np.ndarray:
+        image = self.client.capture.grab(None).copy()
+        board = self.client.geometry.region()
+        image[board.top - 3 : board.top - 1, board.left : board.left + 12] = int(self.time.now / TICK) % 200
+        return image[region.top : region.bottom, region.left : region.right].copy()
+
+
+TICK = 0.05
+
+
+def test_a_timer_ticking_beside_the_board_while_it_is_read_is_no_animation() -> None:
+    """Only the cells are checked for a change after a reading: a clock between the face and the board
+    (inside the region the loop watches) ticks on its own, and would make every wait longer."""
+    client = SimClient("intermediate", seed=2, screen_size=(900, 700), rule="zero")
+    time = FakeTime()
+    player = Player(Ticking(client, time), client.input, PlayOptions(), clock=time.clock, sleep=time.sleep)
+    read = player._read
+
+    def costly_read(image, previous=None):  # type: ignore[no-untyped-def]
+        time.now += READ_COST
+        return read(image, previous)
+
+    player._read = costly_read  # type: ignore[method-assign]
+    result = player.play_game()
+    assert result.status in ("won", "lost") and player._redraw_pause < TICK

@@ -269,7 +269,7 @@ class Player(Locating, Seeing, NewGames):
         return max(self.options.quiet, min(2 * self._redraw_pause, ANIMATION_PAUSE))
 
     def _drawn_while_read(self, image: np.ndarray) -> bool:
-        """Whether the board (and face) changed since ``image`` was grabbed, though the loop had taken
+        """Whether the board's cells changed since ``image`` was grabbed, though the loop had taken
         it for still: a step of an animation came after a still period that the loop could not know was
         too short (the client's first animation: a ripple whose tiles fade 30 ms apart outlasts the 15 ms
         quiet). The still period then grows fourfold (:meth:`_still_period`) for the rest of the session. A
@@ -277,12 +277,11 @@ class Player(Locating, Seeing, NewGames):
         would not give a stiller one."""
         if not self._settled or self.geometry is None:
             return False
-        try:
-            now = self.capture.grab(self._inner_region())
-        except CaptureError:
-            return False
-        if now.shape == self._inner(image).shape and np.array_equal(now, self._inner(image)):
-            return False
+        board = self.geometry.region()  # the cells alone: a timer beside the face ticks on its own
+        read = self._pixels_of(image, board)
+        now = self._look(board)
+        if now.size == 0 or (now.shape == read.shape and np.array_equal(now, read)):
+            return False  # unchanged (or not grabbed: nothing shows a change)
         self._redraw_pause = max(self._redraw_pause, 2 * self._still_period())
         return True
 
