@@ -272,9 +272,9 @@ class Player(Locating, Seeing, NewGames):
         """Whether the board's cells changed since ``image`` was grabbed, though the loop had taken
         it for still: a step of an animation came after a still period that the loop could not know was
         too short (the client's first animation: a ripple whose tiles fade 30 ms apart outlasts the 15 ms
-        quiet). The still period then grows fourfold (:meth:`_still_period`) for the rest of the session. A
-        board that never keeps still (:attr:`_settled` false after the last wait) is not checked: waiting
-        would not give a stiller one."""
+        quiet). The still period that proved too short becomes the pause to outlast, so the still period
+        doubles (:meth:`_still_period`) for the rest of the session. A board that never keeps still
+        (:attr:`_settled` false after the last wait) is not checked: waiting would not give a stiller one."""
         if not self._settled or self.geometry is None:
             return False
         board = self.geometry.region()  # the cells alone: a timer beside the face ticks on its own
@@ -282,7 +282,7 @@ class Player(Locating, Seeing, NewGames):
         now = self._look(board)
         if now.size == 0 or (now.shape == read.shape and np.array_equal(now, read)):
             return False  # unchanged (or not grabbed: nothing shows a change)
-        self._redraw_pause = max(self._redraw_pause, 2 * self._still_period())
+        self._redraw_pause = max(self._redraw_pause, self._still_period())
         return True
 
     def _wait_for_player(self, before: np.ndarray) -> None:
