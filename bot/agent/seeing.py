@@ -132,6 +132,8 @@ class Seeing(FrameReading, Trusting, EndJudging, Refused, Recovering):
             timing.cpu += (time.thread_time() - cpu0) * 1000
         if problem:
             return Problem(problem, image, False, sight)
+        assert sight is not None
+        image = sight.image  # the grab read (a later one when the first was still changing)
         if self._drawn_while_read(image):
             LOGGER.info("the board changed while it was read: waiting for the client to finish drawing")
             text = "the board changed while it was read (still drawing)"
