@@ -39,7 +39,7 @@ from bot.vision.glyphs import (
     own_size_distances,
     shape_distance,
 )
-from bot.vision.ownfont import _own_font, unlike_own_font
+from bot.vision.ownfont import _own_font, mixed_glyph, unlike_own_font
 from bot.vision.tilekinds import (
     KIND_DISTANCE,
     _attach,
@@ -469,6 +469,14 @@ def name_groups(
     """A state for every group, or :class:`RecognitionError` naming a cell when structure and logic
     leave any doubt."""
     kinds = _attach(groups, texture, (rows, cols))
+    mixed = mixed_glyph(groups)
+    if mixed is not None:
+        raise _refuse(
+            [mixed[1]],
+            cols,
+            "cannot be named: grouped with cells whose glyph it draws otherwise by whole strokes (faint "
+            "glyphs of two digits in one look)",
+        )
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
