@@ -1,7 +1,7 @@
 """Lost and won boards that had been read wrong with confidence are read right or refused (development
 seeds of bot.looks): a won board's flag taken for the mine that went off, a lost board read with one mine
-or flag more than it holds, a covered tile with a flag on it taken whole for a mine; and faint digits of
-two values grouped as one."""
+or flag more than it holds, a covered tile with a flag on it taken whole for a mine; faint digits of two
+values grouped as one; and a block of covered cells read as a fresh board though the grid goes on."""
 
 from __future__ import annotations
 
@@ -79,3 +79,14 @@ def test_faint_glyphs_of_two_digits_grouped_as_one_are_refused() -> None:
         assert "draws otherwise by whole strokes" in str(error)
         return
     assert (states == sample.truth.cells).all()
+
+
+def test_covered_tiles_past_the_edge_of_a_fresh_looking_block_say_the_board_goes_on() -> None:
+    """Dev seed 659 (a 9x25 mid-game board, gradient covered tiles, the opened area the window's own flat
+    colour with no lines): the grid finder found the 9x11 block of covered cells at its left, read as a
+    fresh board (a misplaced board). Just past its right edge, two cells are covered tiles exactly in line
+    with it: the grid goes on, the board is cut."""
+    sample = _sample(659)
+    geometry = Geometry(167.4013, 267.3931, 53.76797, 53.76545, 9, 11)
+    with pytest.raises(RecognitionError, match="the board is cut"):
+        read_cells(sample.image, geometry)
