@@ -90,3 +90,15 @@ def test_covered_tiles_past_the_edge_of_a_fresh_looking_block_say_the_board_goes
     geometry = Geometry(167.4013, 267.3931, 53.76797, 53.76545, 9, 11)
     with pytest.raises(RecognitionError, match="the board is cut"):
         read_cells(sample.image, geometry)
+
+
+def test_a_fresh_board_found_at_twice_its_pitch_is_refused() -> None:
+    """Dev seed 4115, fresh (rounded tiles on cells wider than tall, 14 x 11 px): the grid was found 22 px
+    tall, two rows to a cell, and every cell, two covered tiles, was one look: read as a fresh board of
+    8 rows where 16 are (a misplaced board). A cell whose halves are drawn alike holds two tiles; a
+    fresh board at its own pitch still reads."""
+    sample = generate(4115, "fresh")
+    with pytest.raises(RecognitionError, match="pitch is twice the board's"):
+        read_cells(sample.image, Geometry(10.49, 48.49, 14.0, 22.0, 8, 30))
+    fresh = generate(2473, "fresh")
+    assert (read_cells(fresh.image, fresh.geometry).states == fresh.truth.cells).all()

@@ -372,6 +372,25 @@ def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple
     return None
 
 
+HALVES_ALIKE = SAME_MEAN / 2
+"""Largest mean difference (0-255) between the two halves of a board's one cell look, each no flat colour,
+for the cell to hold two tiles (:func:`_two_tiles_a_cell`): a tile's own halves differ by its frame,
+bevel or shading (10 or more on every fresh development board measured), two tiles' halves by noise."""
+
+
+def _two_tiles_a_cell(tile: np.ndarray) -> bool:
+    """Whether the one look of a board's cells (its mean ``(TILE, TILE, 3)`` tile) is two tiles, its top
+    half drawn as its bottom half or its left as its right (each no flat colour): a grid found at twice
+    the board's pitch along that axis (cells wider than tall taken two rows to a cell) makes every cell
+    of a fresh board one look, read as a board half its size. A tile's own halves differ: a bevel lights
+    one side, a frame or a gap is drawn once on each side, not twice."""
+    half = TILE // 2
+    for a, b in ((tile[:half], tile[half:]), (tile[:, :half], tile[:, half:])):
+        if float(np.abs(a - b).mean()) <= HALVES_ALIKE and _ramp_residual(a) > FLAT_RESIDUAL:
+            return True
+    return False
+
+
 def _tiles_past(refs: np.ndarray, hits: np.ndarray) -> int:
     """How many of the looks past an edge are alike (``hits``, indices into ``refs``) to a board look
     that is no flat colour (:data:`EDGE_TILES`)."""
@@ -426,6 +445,12 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             list(range(rows * cols)),
             cols,
             "is one flat colour like every other cell, no grid line, gap or bevel between them: no board",
+        )
+    if labels.max() == 0 and _two_tiles_a_cell(one):
+        raise _refuse(
+            list(range(rows * cols)),
+            cols,
+            "holds two tiles alike, as every other cell does: the grid's pitch is twice the board's",
         )
     if labels.max() == 0:  # no position but a fresh board shows one state in every cell
         states[:] = int(Cell.COVERED)  # whatever its picture resembles (a symmetric butterfly, a tuft)
