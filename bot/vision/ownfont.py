@@ -18,11 +18,12 @@ from bot.vision.digits import DIGIT_MARGIN, INK_APART, shape_choices
 from bot.vision.glyphs import shape_distance
 from bot.vision.tilekinds import _fill
 
-MIXED_STROKES = 8
+MIXED_STROKES = 12
 """Least pixels (of a glyph cell's 24 x 24 interior at 32 px a cell) where one cell of a glyph group is ink
 and the group's other cells are not, or the other way round, at its best shift by a pixel, for the group
-to hold two glyphs: cells of one digit differ in none (rendering moves a stroke's edge, not the stroke),
-a 3 among a board's 2s of one faint ink in 14 (dev seed 54)."""
+to hold two glyphs: cells of one digit differ in at most 4 on most boards (rendering moves a stroke's
+edge, not the stroke), in 8 where a small TrueType digit falls on other sub-pixel places (dev seed 197,
+17 x 16 px cells); a 3 among a board's 2s of one faint ink in 14, 22 at the grid found (dev seed 54)."""
 INNER = 4
 """Pixels of a 32 px tile's edge left out when cells' strokes are compared (a neighbour's glyph or a
 frame may show there)."""
