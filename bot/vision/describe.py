@@ -81,6 +81,9 @@ TWO_COLOURS = 100.0
 """Solid ink in two colours at least this far apart (0-255 RGB), each a tenth of it, is no digit."""
 MAX_BALANCE = 2.0
 """Most a channel's colour differences are stretched to make up for a tint dimming it."""
+TILE_INK = 0.9
+"""Least share of its bounding box a glyph's solid ink fills for it to be a whole tile seen against the
+ground around it (no mine, digit or flag is drawn as a solid box; a tile with a mark on it is)."""
 
 
 @lru_cache(maxsize=8)
@@ -552,5 +555,25 @@ def shape_of(
         group.digit_too = best <= DIGIT_LOOSE
     else:
         group.shape, group.why = Shape.MARK, f"no digit (nearest {group.digit} at {best:.2f})"
+    if group.shape == Shape.MINE and base is None and plain_tile_seen(group.tile, ink, known):
+        group.shape, group.digit_too = Shape.MARK, False
+        group.why = "a plain kind's tile seen whole against the ground around it, not a mine"
     if not group.central:
         group.why += ", its ink along an edge only (a neighbour's glyph run on over it?)"
+
+
+def plain_tile_seen(tile: np.ndarray, ink: np.ndarray, known: tuple[np.ndarray, ...]) -> bool:
+    """Whether a glyph's solid ink is a whole tile of a plain kind: it fills its bounding box
+    (:data:`TILE_INK`) in a colour that is mostly a plain kind's fill (``known``). Taken against the
+    ground around it (a gap, or a neighbour's colour where the grid is a few pixels off), a covered tile
+    with a flag on it is a solid square, as symmetric as a mine; a mine drawn on a square of its own
+    colour is one too, but in no plain kind's colour."""
+    solid = ink >= 0.5
+    rows, cols = np.nonzero(solid.any(axis=1))[0], np.nonzero(solid.any(axis=0))[0]
+    if not known or len(rows) == 0:
+        return False
+    if float(solid[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].mean()) < TILE_INK:
+        return False
+    m = (len(tile) - len(ink)) // 2
+    colour = dominant_colour(tile[m : len(tile) - m, m : len(tile) - m][solid])
+    return min(float(np.abs(colour - k).max()) for k in known) <= KNOWN_FILL

@@ -306,6 +306,13 @@ EDGE_NEAR = 2.0
 at most this many times :data:`bot.vision.cutting.SAME_MEAN`: the grid going on at another sub-pixel
 phase (a fractional pitch) draws the same states a few levels apart, where a window's margin, frame or
 header differs by far more."""
+EDGE_TILES = 2
+"""Least cells just past the edge of a board of one look (every cell alike: a fresh board) alike to that
+look, when it is no flat colour (a covered tile's bevel, texture or frame), for the grid to go on there:
+such tiles exactly in line with the board's cells, beyond them, are more of the board (a block of covered
+cells found beside an opened area of the window's own colour), where a margin or a header is a flat
+colour or unlike the tile. Not on a board of several looks: a client may draw its margin as its revealed
+cells (ace-minesweeper)."""
 EDGE_SEEN = 0.75
 """Least share of a pitch of the strip past a board's edge that must lie inside the image for it to be
 compared (a board whose cells go on to the image's edge, a column cut there)."""
@@ -346,7 +353,8 @@ def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple
     are near them (:data:`EDGE_NEAR`: the grid at another sub-pixel phase) and two of those, near two
     different looks, differ from each other by more than twice as much as from them (the board's states
     going on; a margin's cells are near one another), no one look of the strip taking up most of it (a
-    header's items lie on one ground). Where the image's edge cuts the strip, its part
+    header's items lie on one ground); or, on a board of one look, when a few cells past it are that look,
+    a tile that is no flat colour (:data:`EDGE_TILES`). Where the image's edge cuts the strip, its part
     inside is compared with the same part of the board's own edge cells."""
     g = geometry
     last_col = [r * g.cols + g.cols - 1 for r in range(g.rows)]
@@ -369,6 +377,8 @@ def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple
         shown = group_cells(past)
         if (hits >= 0).mean() >= EDGE_ALIKE and len(np.unique(shown[hits >= 0])) >= 2:
             return edge, why.format(side)
+        if mine is None and len(looks) == 1 and _tiles_past(refs, hits) >= EDGE_TILES:
+            return edge, why.format(side)
         alone = (hits >= 0).mean() >= EDGE_ALIKE  # alike in one look, no flat colour: one no margin draws
         if (
             alone
@@ -386,6 +396,36 @@ def _cut_edge(image: np.ndarray, geometry: Geometry, looks: np.ndarray) -> tuple
         if ((look[near][:, None] != look[near][None]) & (apart > 2 * reach)).any():
             return edge, why.format(side)
     return None
+
+
+HALVES_ALIKE = SAME_MEAN / 2
+"""Largest mean difference (0-255) between the two halves of a board's one cell look, each no flat colour,
+for the cell to hold two tiles (:func:`_two_tiles_a_cell`): a tile's own halves differ by its frame,
+bevel or shading (10 or more on every fresh development board measured), two tiles' halves by noise."""
+
+
+def _two_tiles_a_cell(tile: np.ndarray) -> bool:
+    """Whether the one look of a board's cells (its mean ``(TILE, TILE, 3)`` tile) is two tiles, its top
+    half drawn as its bottom half or its left as its right (each no flat colour): a grid found at twice
+    the board's pitch along that axis (cells wider than tall taken two rows to a cell) makes every cell
+    of a fresh board one look, read as a board half its size. A tile's own halves differ: a bevel lights
+    one side, a frame or a gap is drawn once on each side, not twice."""
+    half = TILE // 2
+    for a, b in ((tile[:half], tile[half:]), (tile[:, :half], tile[:, half:])):
+        if float(np.abs(a - b).mean()) <= HALVES_ALIKE and _ramp_residual(a) > FLAT_RESIDUAL:
+            return True
+    return False
+
+
+def _tiles_past(refs: np.ndarray, hits: np.ndarray) -> int:
+    """How many of the looks past an edge are alike (``hits``, indices into ``refs``) to a board look
+    that is no flat colour (:data:`EDGE_TILES`)."""
+    tiled = [
+        i
+        for i in np.unique(hits[hits >= 0])
+        if _ramp_residual(refs[i].reshape(SIDE, SIDE, 3)) > FLAT_RESIDUAL
+    ]
+    return int(np.isin(hits, tiled).sum())
 
 
 def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None = None) -> CellReading:
@@ -431,6 +471,12 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             list(range(rows * cols)),
             cols,
             "is one flat colour like every other cell, no grid line, gap or bevel between them: no board",
+        )
+    if labels.max() == 0 and _two_tiles_a_cell(one):
+        raise _refuse(
+            list(range(rows * cols)),
+            cols,
+            "holds two tiles alike, as every other cell does: the grid's pitch is twice the board's",
         )
     if labels.max() == 0:  # no position but a fresh board shows one state in every cell
         states[:] = int(Cell.COVERED)  # whatever its picture resembles (a symmetric butterfly, a tuft)

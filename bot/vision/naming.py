@@ -39,7 +39,7 @@ from bot.vision.glyphs import (
     own_size_distances,
     shape_distance,
 )
-from bot.vision.ownfont import _own_font, unlike_own_font
+from bot.vision.ownfont import _own_font, mixed_glyph, unlike_own_font
 from bot.vision.tilekinds import (
     KIND_DISTANCE,
     _attach,
@@ -285,7 +285,8 @@ def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     """The first cell (flat index) of a reading no game shows, and why: every cell 0 (a board with no
     mine: a misread, whatever read it), every cell a flag or a mine (a board with no cell free of one:
     the covered tile itself taken for a glyph), a wrong flag where no mine shows (a lost game shows its
-    mines) or a count no position allows (:func:`logic_problem`)."""
+    mines), a lost game with every safe cell open (:func:`won_before_lost`) or a count no position
+    allows (:func:`logic_problem`)."""
     if (cells == Cell.ZERO).all():
         return 0, "reads 0 like every other cell, a board with no mine"
     if np.isin(cells, (Cell.FLAG, Cell.WRONG_FLAG, Cell.MINE, Cell.EXPLODED)).all():
@@ -293,7 +294,31 @@ def no_game_shows(cells: np.ndarray) -> tuple[int, str] | None:
     wrong = np.flatnonzero(cells.ravel() == Cell.WRONG_FLAG)
     if len(wrong) and not np.isin(cells, (Cell.MINE, Cell.EXPLODED)).any():
         return int(wrong[0]), "reads a wrong flag on a board that shows no mine (only a lost game shows one)"
-    return logic_problem(cells)
+    return won_before_lost(cells) or logic_problem(cells)
+
+
+def won_before_lost(cells: np.ndarray) -> tuple[int, str] | None:
+    """The mine that went off (flat index) of a lost reading whose every safe cell is open, and why; None
+    for any other reading.
+
+    A game is won the moment its last safe cell opens, so the click that loses one leaves a safe cell
+    unopened: covered, or under a wrong flag. A client that opens every cell when the game is lost shows
+    the mines nobody flagged as well. A reading with the mine that went off, no other mine shown, and no
+    covered cell or wrong flag left is no game's: a won board, every mine flagged, one flag taken for the
+    mine that went off (a corner flag at a 10 px pitch, framed unlike the others by the window's edge).
+
+    >>> won_before_lost(np.array([[Cell.EXPLODED, Cell.ONE], [Cell.ONE, Cell.ONE]])) is None  # one mine
+    False
+    >>> won_before_lost(np.array([[Cell.EXPLODED, Cell.TWO], [Cell.COVERED, Cell.FLAG]])) is None
+    True
+    """
+    went_off = np.flatnonzero(cells.ravel() == Cell.EXPLODED)
+    if not len(went_off) or np.isin(cells, (Cell.COVERED, Cell.WRONG_FLAG, Cell.MINE)).any():
+        return None
+    return int(went_off[0]), (
+        "reads the mine that went off, but every safe cell is open and every other mine flagged: that "
+        "game was won before it could be lost (a won board's flag taken for the mine that went off)"
+    )
 
 
 def _small_costs(g: Group) -> np.ndarray:
@@ -451,6 +476,14 @@ def name_groups(
     (:func:`bot.vision.tilekinds.apart_kinds`), and of the readings the logic allows none is preferred
     for the board's look (:func:`_one_covered_look`): exactly one must fit."""
     kinds = _attach(groups, texture, (rows, cols), touching)
+    mixed = mixed_glyph(groups)
+    if mixed is not None:
+        raise _refuse(
+            [mixed[1]],
+            cols,
+            "cannot be named: grouped with cells whose glyph it draws otherwise by whole strokes (faint "
+            "glyphs of two digits in one look)",
+        )
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each

@@ -4,7 +4,9 @@ Why: reference digit shapes are only near a client's font; the board's own clear
 its font exactly. Two glyphs of one digit in one font differ only by rendering, far less than two
 digits differ, so a glyph named a digit that lies farther from the board's own clear glyph of that
 digit than from another reference digit is not that digit: ruled out before the counts name digits
-(:func:`_own_font`), and refused when the counts named it so all the same (:func:`unlike_own_font`)."""
+(:func:`_own_font`), and refused when the counts named it so all the same (:func:`unlike_own_font`).
+Cells grouped as one glyph must draw it alike stroke for stroke (:func:`mixed_glyph`): faint glyphs of
+one ink are grouped on colour differences too small to part a 3 from a 2."""
 
 from __future__ import annotations
 
@@ -14,6 +16,20 @@ from bot.vision.cutting import Group, Shape
 from bot.vision.describe import CLEAR_DIGIT
 from bot.vision.digits import DIGIT_MARGIN, INK_APART, shape_choices
 from bot.vision.glyphs import shape_distance
+from bot.vision.tilekinds import _fill
+
+MIXED_STROKES = 12
+"""Least pixels (of a glyph cell's 24 x 24 interior at 32 px a cell) where one cell of a glyph group is ink
+and the group's other cells are not, or the other way round, at its best shift by a pixel, for the group
+to hold two glyphs: cells of one digit differ in at most 4 on most boards (rendering moves a stroke's
+edge, not the stroke), in 8 where a small TrueType digit falls on other sub-pixel places (dev seed 197,
+17 x 16 px cells); a 3 among a board's 2s of one faint ink in 14, 22 at the grid found (dev seed 54)."""
+INNER = 4
+"""Pixels of a 32 px tile's edge left out when cells' strokes are compared (a neighbour's glyph or a
+frame may show there)."""
+STROKE_APART = 0.5
+"""Least difference in ink (0 the ground, 1 the group's ink colour) for a pixel to count as a stroke one
+cell draws and another does not."""
 
 
 def _sure_digit(g: Group) -> int | None:
@@ -107,4 +123,45 @@ def unlike_own_font(gs: list[Group], digits: list[int]) -> int | None:
             assert font.costs is not None and g.glyph is not None and font.glyph is not None
             if shape_distance(g.glyph, font.glyph) > max(others, float(font.costs[d - 1])):
                 return a
+    return None
+
+
+def mixed_glyph(groups: list[Group]) -> tuple[Group, int] | None:
+    """A digit group whose cells do not draw one glyph, and the cell (flat index) that draws another;
+    None when every digit group's cells agree stroke for stroke.
+
+    Cells are grouped when their pooled looks differ little (:func:`bot.vision.cutting.group_cells`):
+    a 3 and a 2 of one faint ink, a few levels off their ground, differ by less than the grouping's
+    noise floor and fall into one group, whose mean glyph the counts may then name for the majority
+    (dev seed 54: a pixel-font 3 among 2s read as 2). Each cell's ink (projected on the group's ink
+    colour against its ground, 0-1) is compared with the mean ink of the group's other cells at the
+    best shift by a pixel each way: a cell drawing :data:`MIXED_STROKES` pixels or more of stroke the
+    others do not (or lacking one they draw) is another glyph."""
+    for g in groups:
+        if g.shape != Shape.DIGIT or len(g.members) < 2 or g.board_tiles is None or g.ink is None:
+            continue
+        if g.base is not None:
+            core = groups[g.base].tile[INNER * 2 : -INNER * 2, INNER * 2 : -INNER * 2]
+            ground = np.median(core.reshape(-1, 3), axis=0).astype(np.float32)
+        else:
+            ground = np.asarray(_fill(g), np.float32)  # its own ground
+        span = g.ink.astype(np.float32) - ground
+        length = float(np.linalg.norm(span))
+        if length < 1.0:
+            continue
+        tiles = g.board_tiles[g.members].astype(np.float32)
+        ink = np.clip((tiles - ground) @ (span / length**2), 0.0, 1.0)  # (n, TILE, TILE)
+        total = ink.sum(axis=0)
+        n, side = len(ink), ink.shape[1]
+        inner = slice(INNER, side - INNER)
+        for k in range(n):
+            others = ((total - ink[k]) / (n - 1))[inner, inner]
+            strokes = min(
+                int((np.abs(ink[k, INNER + dy : side - INNER + dy, INNER + dx : side - INNER + dx] - others)
+                     > STROKE_APART).sum())
+                for dy in (-1, 0, 1)
+                for dx in (-1, 0, 1)
+            )  # fmt: skip
+            if strokes >= MIXED_STROKES:
+                return g, int(g.members[k])
     return None

@@ -327,7 +327,7 @@ def _finish(
     geometry = cells.geometry
     board = cells.board(mines if mines is not None else standard_mines(geometry.rows, geometry.cols))
     if mines is not None and is_generic(skin):
-        wrong = mines_unshown(board) or flags_beyond_mines(board) or too_few_places(board)
+        wrong = flags_beyond_mines(board) or mines_unshown(board) or too_few_places(board)
         if wrong is not None:
             raise RecognitionError(f"generic reader: cell {wrong[0]} {wrong[1]}", cell=wrong[0])
     face = find_face(image, geometry, skin)
@@ -340,25 +340,36 @@ def _finish(
 
 
 def mines_unshown(board: Board) -> tuple[tuple[int, int], str] | None:
-    r"""A cell of a board that shows mines but fewer than it holds, and why; None otherwise.
+    r"""A cell of a board that shows mines but not as many as it holds, and why; None otherwise.
 
     A board showing a mine is a lost game's, and a lost game shows every mine: as a mine, the one that
-    went off, or a flag left on one (a wrong flag is marked, or drawn as a flag: more shown, never
-    fewer). Fewer shown than ``board.mines`` is a misread, not a loss: a fresh board read off its grid
-    as mines and crossed flags, or small digits read as flags and a mine (GNOME Mines at 900x640).
+    went off, or a flag left on one. Fewer shown than ``board.mines`` is a misread, not a loss: a fresh
+    board read off its grid as mines and crossed flags, or small digits read as flags and a mine (GNOME
+    Mines at 900x640). More shown is a flag on a safe cell named a flag: a wrong flag, which a client
+    marks (a cross) and the reading missed (a lost board's shown mines on squares of their own read as
+    flags, its flags and the crossed one as mines: one more than it holds), or one drawn as the client's
+    flag, which no reading can place: either way a cell is named wrong, so the board is refused.
 
     >>> mines_unshown(Board.from_text("X*\n..", mines=2)) is None
     True
     >>> mines_unshown(Board.from_text("XF\n1.", mines=3))[0]
     (0, 0)
+    >>> "5 mines and flags" in mines_unshown(Board.from_text("XFF\n**.", mines=4))[1]
+    True
     """
     shown = np.isin(board.cells, (Cell.MINE, Cell.EXPLODED))
     if board.mines is None or not shown.any():
         return None
     count = int(shown.sum()) + len(board.flagged())
-    if count >= board.mines:
+    if count == board.mines:
         return None
     r, c = np.argwhere(shown)[0]
+    if count > board.mines:
+        return (int(r), int(c)), (
+            f"shows {count} mines and flags on a board of {board.mines} mines: a lost game shows each mine "
+            "once (as a mine, a flag on one, or the one that went off), so a flag or a shown mine is a wrong "
+            "flag named otherwise"
+        )
     return (int(r), int(c)), (
         f"shows {count} of the {board.mines} mines: a lost game shows every mine (as a mine, a flag on one, "
         "or the one that went off)"
