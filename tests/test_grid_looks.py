@@ -50,15 +50,39 @@ def test_a_keypad_is_no_board() -> None:
 
 
 def test_a_board_found_a_column_short_is_refused() -> None:
-    """Dev seed 23: a 9x9 board whose last column is opened cells on a checkerboard of two greens with
-    no line between them, found 9x8. The cells beyond its right edge look like its own and differ from
-    one to the next as a board's do: where the board ends is in doubt, so it is refused, not read a
-    column short (it was read so, every cell in its place but the board misplaced)."""
+    """Dev seed 4: a 16x30 board of toolkit buttons on a page a few grey levels from the covered tiles,
+    its first columns mostly opened cells (with inner shadows) a few levels from the page too, found
+    16x27. The cells beyond its left edge look like its own and differ from one to the next as a
+    board's do: where the board ends is in doubt, so it is refused, not read three columns short.
+    (Dev seed 23, a board found a column short so once, is now found whole: ``FLAT_GROUNDS``.)"""
     from bot.errors import BoardNotFoundError
     from bot.vision.extent import open_sides
     from bot.vision.grid import find_grid
 
-    sample = generate(23)
+    sample = generate(4)
     with pytest.raises(BoardNotFoundError, match="in doubt"):
         find_grid(sample.image)
     assert open_sides(sample.image, sample.geometry) == []  # the whole board ends there
+
+
+FLAT_GROUNDS = [7, 14, 23, 27, 106, 118, 154, 209, 228, 237, 289, 314, 370, 376]
+"""Boards whose opened area is one flat colour (or a checkerboard of two) with no lines, found only as
+far as their covered tiles reach: strips of cells on the board's own grounds, with a colour change
+one colour all along where the board then ends, are the board's (:mod:`bot.vision.grounds`)."""
+
+
+@pytest.mark.parametrize("seed", FLAT_GROUNDS)
+def test_flat_opened_area_found(seed: int) -> None:
+    test_whole_board_found(seed)
+
+
+PAGE_LIKE_GROUND = [113, 357, 377]
+"""Boards found whole beside surroundings that look like their own cells: a window frame as grey as an
+opened cell (113), a page margin two cells wide of the opened ground's colour (357: cells of ground
+alone are no proof of a board), toolbar buttons of the opened ground's colour (377: where the colour
+changes beyond them it changes to many colours, no frame). None is grown into them."""
+
+
+@pytest.mark.parametrize("seed", PAGE_LIKE_GROUND)
+def test_page_of_the_grounds_colour_not_taken(seed: int) -> None:
+    test_whole_board_found(seed)

@@ -1,0 +1,299 @@
+"""A board's extent by its cells' grounds: strips of opened cells that one flat colour fills, with no
+line or face of their own, taken into the board up to its real edge (a stage of :mod:`bot.vision.grid`
+after :func:`bot.vision.extent.filled_out`).
+
+Why: a board's opened area drawn in one flat colour (no grid lines, no gaps, no checker) shows no
+structure of its own beyond its digits: a lattice found from the covered tiles ends where they do,
+and the board is then found a few rows or columns short (refused by
+:func:`bot.vision.extent.open_sides`, or read as a smaller board). Each cell of such an area is,
+around its glyph, the ground colour that opened cells inside the board show; a frame, a page or a
+window around the board is no such cell strip by strip, and where the board ends its colour changes.
+
+The rules, on the lattice the board was found on (never another):
+
+- a cell's *ground* is the median colour of a ring inside it (clear of the cell's own lines, gaps and
+  shadows at its edge, and of most of a digit at its middle), *grounded* when most of the ring is
+  that colour;
+- the board's *grounds* are the colours its own grounded cells show (:data:`MIN_GROUND_CELLS` or more
+  cells of a colour, within :data:`MATCH`);
+- a strip beyond the board is taken when :data:`LIKE_SHARE` of its cells are like the board's own:
+  grounded on one of its grounds, or looking like one of its cells (covered tiles, flags:
+  :data:`bot.vision.extent.EDGE_MATCH`), and at least one is grounded;
+- a side grown so must end where the colour changes: in the strip beyond its new edge, the cells
+  next to its last strip's grounded ones differ from their ground by :data:`EDGE_CHANGE` or more
+  (most of them). Otherwise (the image's edge there, or a background of the ground's colour) the
+  side is left as it was, and whether the board ends there stays for
+  :func:`~bot.vision.extent.open_sides` to judge: a board found a strip long reads cells that are
+  not there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from bot.geometry import Geometry
+from bot.vision.extent import EDGE_MATCH, _middles
+from bot.vision.propose import grey
+
+MATCH = 10.0
+"""Largest difference (any channel, 0-255) between a cell's ground and one of the board's grounds for
+the cell to be grounded on it."""
+EDGE_CHANGE = 24.0
+"""Least difference (any channel) between a ground and the cell beyond the board's edge next to it."""
+EDGE_SHARE = 0.8
+"""Share of an edge's grounded cells whose neighbour beyond must differ by :data:`EDGE_CHANGE`, and
+of the cells along it beyond which the band is of one colour (a frame, a margin, a page: where a
+board ends, whatever lies further on)."""
+RING_SHARE = 0.75
+"""Share of a cell's ring within :data:`MATCH` of the ring's median for the cell to be grounded."""
+LIKE_SHARE = 0.85
+"""Share of a strip's cells that must be like the board's own for the strip to be taken."""
+MIN_GROUND_CELLS = 2
+"""Cells of one colour, inside the board, that make that colour one of its grounds."""
+GLYPH_SHARE = 0.04
+"""Share of a grounded cell's middle off its ground that is a glyph on it (a digit, a mark)."""
+EDGE_BAND = 3
+"""Pixels beyond a board's edge within which its colour changes where its last strip is ground alone;
+and the least of a strip beyond the edge the image must hold to judge it by."""
+MAX_STRIPS = 64
+"""Most strips added on one side (a board is never larger)."""
+
+
+def _ring(patch: np.ndarray) -> np.ndarray:
+    """The pixels of a cell's ring (N x channels): the band between 15% and 30% of the cell in from each
+    side, one pixel wide at least."""
+    h, w = patch.shape[:2]
+    a, b = max(1, round(0.15 * h)), max(2, round(0.3 * h))
+    c, d = max(1, round(0.15 * w)), max(2, round(0.3 * w))
+    if h - 2 * a < 2 or w - 2 * c < 2:
+        return patch.reshape(-1, patch.shape[2])
+    inner = patch[a : h - a, c : w - c]
+    mask = np.ones(inner.shape[:2], bool)
+    mask[b - a : h - b - a, d - c : w - d - c] = False
+    return inner[mask]
+
+
+def cell_grounds(colour: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's ground colour (rows x cols x 3, float) and whether it is grounded (rows x cols):
+    most of its ring (:func:`_ring`) within :data:`MATCH` of the ring's median."""
+    g = geometry
+    ground = np.zeros((g.rows, g.cols, colour.shape[2]), np.float32)
+    grounded = np.zeros((g.rows, g.cols), bool)
+    h, w = colour.shape[:2]
+    for r in range(g.rows):
+        y0, y1 = round(g.top + r * g.pitch_y), round(g.top + (r + 1) * g.pitch_y)
+        if y0 < 0 or y1 > h:
+            continue
+        for c in range(g.cols):
+            x0, x1 = round(g.left + c * g.pitch_x), round(g.left + (c + 1) * g.pitch_x)
+            if x0 < 0 or x1 > w:
+                continue
+            ring = _ring(colour[y0:y1, x0:x1]).astype(np.float32)
+            median = np.median(ring, axis=0)
+            ground[r, c] = median
+            grounded[r, c] = (np.abs(ring - median).max(axis=1) <= MATCH).mean() >= RING_SHARE
+    return ground, grounded
+
+
+def board_grounds(ground: np.ndarray, grounded: np.ndarray) -> np.ndarray:
+    """The colours (K x 3) that :data:`MIN_GROUND_CELLS` or more of the board's grounded cells show."""
+    seen = ground[grounded]
+    if len(seen) == 0:
+        return np.zeros((0, ground.shape[-1]), np.float32)
+    near = (np.abs(seen[:, None, :] - seen[None, :, :]).max(axis=2) <= MATCH).sum(axis=1)
+    return seen[near >= MIN_GROUND_CELLS]
+
+
+def _on_grounds(ground: np.ndarray, grounds: np.ndarray) -> np.ndarray:
+    """Which of ``ground`` (N x 3) lie within :data:`MATCH` of one of ``grounds``."""
+    if len(grounds) == 0 or len(ground) == 0:
+        return np.zeros(len(ground), bool)
+    return (np.abs(ground[:, None, :] - grounds[None, :, :]).max(axis=2) <= MATCH).any(axis=1)
+
+
+def _beyond(g: Geometry, side: str, n: int = 1) -> Geometry:
+    """The strip of cells ``n`` strips beyond the board's ``side``."""
+    if side == "top":
+        return replace(g, top=g.top - n * g.pitch_y, rows=1)
+    if side == "bottom":
+        return replace(g, top=g.top + (g.rows - 1 + n) * g.pitch_y, rows=1)
+    if side == "left":
+        return replace(g, left=g.left - n * g.pitch_x, cols=1)
+    return replace(g, left=g.left + (g.cols - 1 + n) * g.pitch_x, cols=1)
+
+
+def _grown(g: Geometry, side: str) -> Geometry:
+    """The board one strip larger on ``side``."""
+    if side == "top":
+        return replace(g, top=g.top - g.pitch_y, rows=g.rows + 1)
+    if side == "bottom":
+        return replace(g, rows=g.rows + 1)
+    if side == "left":
+        return replace(g, left=g.left - g.pitch_x, cols=g.cols + 1)
+    return replace(g, cols=g.cols + 1)
+
+
+def _shrunk(g: Geometry, side: str) -> Geometry:
+    """The board one strip smaller on ``side``."""
+    if side == "top":
+        return replace(g, top=g.top + g.pitch_y, rows=g.rows - 1)
+    if side == "bottom":
+        return replace(g, rows=g.rows - 1)
+    if side == "left":
+        return replace(g, left=g.left + g.pitch_x, cols=g.cols - 1)
+    return replace(g, cols=g.cols - 1)
+
+
+def _inside(g: Geometry, width: int, height: int) -> bool:
+    r = g.region()
+    return r.left >= 0 and r.top >= 0 and r.right <= width and r.bottom <= height
+
+
+class _Board:
+    """The board's own looks, for judging strips beyond it."""
+
+    def __init__(self, colour: np.ndarray, gray: np.ndarray, geometry: Geometry):
+        self.colour, self.gray = colour, gray
+        ground, grounded = cell_grounds(colour, geometry)
+        self.grounds = board_grounds(ground, grounded)
+        self.middles = _middles(gray, geometry).reshape(geometry.rows * geometry.cols, -1)
+
+    def strip(self, strip: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per cell of a strip: its ground, whether it is grounded on the board's grounds, and whether
+        it is like one of the board's cells: grounded on them, or, not flat around its middle (a covered
+        tile's texture or bevel), looking like one (:data:`bot.vision.extent.EDGE_MATCH`)."""
+        ground, grounded = cell_grounds(self.colour, strip)
+        ground, grounded = ground.reshape(-1, ground.shape[-1]), grounded.ravel()
+        on = grounded & _on_grounds(ground, self.grounds)
+        middles = _middles(self.gray, strip).reshape(len(ground), -1)
+        nearest = np.array([np.abs(self.middles - m[None, :]).mean(axis=1).min() for m in middles])
+        return ground, on, on | (~grounded & (nearest <= EDGE_MATCH))  # a flat cell off the grounds is none
+
+    def shows(self, strip: Geometry) -> bool:
+        """Whether a strip shows something of a board's own besides its ground: a cell on the board's
+        grounds with a glyph on it (:data:`GLYPH_SHARE` of its middle off the ground), or a cell like
+        the board's that is not on its grounds (a covered tile). A frame or a page of the ground's
+        colour shows neither."""
+        ground, on, like = self.strip(strip)
+        if (like & ~on).any():
+            return True
+        for i in np.nonzero(on)[0]:
+            middle = _cell_middle(self.colour, strip, int(i), 0.25).reshape(-1, ground.shape[-1])
+            off = np.abs(middle.astype(np.float32) - ground[i]).max(axis=1) > 2 * MATCH
+            if off.mean() >= GLYPH_SHARE:
+                return True
+        return False
+
+    def ends(self, g: Geometry, side: str) -> bool:
+        """Whether the board ends beyond its ``side``: its colour changes there, within
+        :data:`EDGE_BAND` pixels of the edge (a pixel on, past any blur), to one colour all along it
+        (a frame, a margin, a page), by :data:`EDGE_CHANGE` from each cell of its last strip (from the
+        cell's ground, or from its own band along the edge when it has none), at :data:`EDGE_SHARE` of
+        them; or the image's edge lies there, less than :data:`EDGE_BAND` pixels on, and the last strip
+        shows the board (:meth:`shows`)."""
+        h, w = self.gray.shape
+        last = _beyond(g, side, 0)
+        ground, on, _ = self.strip(last)
+        outer = _clipped(_beyond(g, side), side, w, h)
+        if outer is None:
+            return self.shows(last)
+        beyond = _cell_means(self.colour, _band(outer, side, True))
+        inside = _cell_means(self.colour, _band(last, side, False))
+        reference = np.where(on[:, None], ground, inside)
+        change = np.abs(beyond - reference).max(axis=1)
+        plain = np.abs(beyond - np.median(beyond, axis=0)).max(axis=1) <= MATCH
+        return float((change >= EDGE_CHANGE).mean()) >= EDGE_SHARE and float(plain.mean()) >= EDGE_SHARE
+
+
+def _band(strip: Geometry, side: str, outer: bool) -> Geometry:
+    """The band :data:`EDGE_BAND` pixels thick, a pixel from the board's edge on ``side``: in a strip
+    beyond the edge (``outer``), or in the board's last strip."""
+    near = (
+        side in ("top", "left") if outer else side in ("bottom", "right")
+    )  # the band at the strip's far end
+    if side in ("top", "bottom"):
+        start = strip.top + strip.pitch_y - 1 - EDGE_BAND if near else strip.top + 1
+        return replace(strip, top=start, pitch_y=float(EDGE_BAND))
+    start = strip.left + strip.pitch_x - 1 - EDGE_BAND if near else strip.left + 1
+    return replace(strip, left=start, pitch_x=float(EDGE_BAND))
+
+
+def _clipped(strip: Geometry, side: str, width: int, height: int) -> Geometry | None:
+    """The part of a strip beyond the board's ``side`` that the image holds (from the board's edge on),
+    as a strip of cells that thick; None when less than :data:`EDGE_BAND` pixels and one more do."""
+    if side in ("top", "left"):
+        start, pitch = (strip.top, strip.pitch_y) if side == "top" else (strip.left, strip.pitch_x)
+        keep = start + pitch - max(start, 0.0)
+        new = {"top": start + pitch - keep, "pitch_y": keep} if side == "top" else {}
+        new = new or {"left": start + pitch - keep, "pitch_x": keep}
+    else:
+        start, pitch, size = (
+            (strip.top, strip.pitch_y, height) if side == "bottom" else (strip.left, strip.pitch_x, width)
+        )
+        keep = min(start + pitch, float(size)) - start
+        new = {"pitch_y": keep} if side == "bottom" else {"pitch_x": keep}
+    return replace(strip, **new) if keep >= EDGE_BAND + 1 else None
+
+
+def _cell_middle(colour: np.ndarray, strip: Geometry, i: int, inset: float) -> np.ndarray:
+    """Cell ``i`` of a strip (row-major), ``inset`` of its pitch in from each side (a pixel at least)."""
+    g = strip
+    r, c = divmod(i, g.cols)
+    x0, x1 = round(g.left + (c + inset) * g.pitch_x), round(g.left + (c + 1 - inset) * g.pitch_x)
+    y0, y1 = round(g.top + (r + inset) * g.pitch_y), round(g.top + (r + 1 - inset) * g.pitch_y)
+    return colour[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
+
+
+def _cell_means(colour: np.ndarray, strip: Geometry) -> np.ndarray:
+    """Each cell's mean colour over its part within the strip, less an eighth of the pitch at each end
+    along the strip, N x 3."""
+    g = strip
+    out = []
+    along_x = g.rows == 1
+    for i in range(g.rows * g.cols):
+        r, c = divmod(i, g.cols)
+        if along_x:
+            x0, x1 = round(g.left + (c + 0.125) * g.pitch_x), round(g.left + (c + 0.875) * g.pitch_x)
+            y0, y1 = round(g.top), round(g.top + g.pitch_y)
+        else:
+            x0, x1 = round(g.left), round(g.left + g.pitch_x)
+            y0, y1 = round(g.top + (r + 0.125) * g.pitch_y), round(g.top + (r + 0.875) * g.pitch_y)
+        patch = colour[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
+        out.append(patch.reshape(-1, colour.shape[2]).mean(axis=0))
+    return np.array(out, np.float32)
+
+
+def grounded_out(image: np.ndarray, geometry: Geometry) -> Geometry:
+    """The board grown by the strips beyond it whose cells are like its own, on its grounds (see the
+    module's rules); each side grown only when the board's colour then changes beyond it."""
+    h, w = image.shape[:2]
+    colour = image if image.ndim == 3 else image[:, :, None]
+    colour = cv2.blur(np.ascontiguousarray(colour[:, :, :3]), (3, 3))
+    if colour.ndim == 2:
+        colour = colour[:, :, None]
+    board = _Board(colour, grey(image), geometry)
+    if len(board.grounds) == 0:
+        return geometry
+    g = geometry
+    for _ in range(2):  # a side grown widens the strips of the sides across it
+        before = g
+        for side in ("top", "bottom", "left", "right"):
+            grown = g
+            for _ in range(MAX_STRIPS):
+                strip = _beyond(grown, side)
+                if not _inside(strip, w, h):
+                    break
+                _, on, like = board.strip(strip)
+                if like.mean() < LIKE_SHARE:
+                    break
+                grown = _grown(grown, side)
+            while grown != g and not board.shows(_beyond(grown, side, 0)):
+                grown = _shrunk(grown, side)  # a strip of ground alone may be a page of its colour
+            if grown != g and board.ends(grown, side):
+                g = grown
+        if g == before:
+            break
+    return g
