@@ -76,6 +76,17 @@ def test_flat_opened_area_found(seed: int) -> None:
     test_whole_board_found(seed)
 
 
+GROUNDS_OFF_PHASE = [6, 9, 262]
+"""The same, on lattices found a few pixels off their phase (dithered tiles, shadows; 6-7 px at a
+47-58 px pitch): the colour change that ends the board is looked for up to
+:data:`bot.vision.grounds.PHASE_SLACK` of a cell from the lattice's boundary."""
+
+
+@pytest.mark.parametrize("seed", GROUNDS_OFF_PHASE)
+def test_flat_opened_area_found_off_phase(seed: int) -> None:
+    test_whole_board_found(seed)
+
+
 PAGE_LIKE_GROUND = [113, 357, 377]
 """Boards found whole beside surroundings that look like their own cells: a window frame as grey as an
 opened cell (113), a page margin two cells wide of the opened ground's colour (357: cells of ground

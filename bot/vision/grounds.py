@@ -58,6 +58,9 @@ GLYPH_SHARE = 0.04
 EDGE_BAND = 3
 """Pixels beyond a board's edge within which its colour changes where its last strip is ground alone;
 and the least of a strip beyond the edge the image must hold to judge it by."""
+PHASE_SLACK = 0.2
+"""How far (a share of the pitch) the board's edge may lie from its lattice's boundary: a lattice found
+on dithered or shadowed tiles may sit a few pixels off its phase (a reading allows a quarter)."""
 MAX_STRIPS = 64
 """Most strips added on one side (a board is never larger)."""
 
@@ -188,8 +191,9 @@ class _Board:
         return False
 
     def ends(self, g: Geometry, side: str) -> bool:
-        """Whether the board ends beyond its ``side``: its colour changes there, within
-        :data:`EDGE_BAND` pixels of the edge (a pixel on, past any blur), to one colour all along it
+        """Whether the board ends beyond its ``side``: its colour changes there (at the lattice's
+        boundary, or up to :data:`PHASE_SLACK` of a cell from it), within :data:`EDGE_BAND` pixels of
+        the edge (a pixel on, past any blur), to one colour all along it
         (a frame, a margin, a page), by :data:`EDGE_CHANGE` from each cell of its last strip (from the
         cell's ground, or from its own band along the edge when it has none), at :data:`EDGE_SHARE` of
         them; or the image's edge lies there, less than :data:`EDGE_BAND` pixels on, and the last strip
@@ -200,12 +204,23 @@ class _Board:
         outer = _clipped(_beyond(g, side), side, w, h)
         if outer is None:
             return self.shows(last)
-        beyond = _cell_means(self.colour, _band(outer, side, True))
-        inside = _cell_means(self.colour, _band(last, side, False))
-        reference = np.where(on[:, None], ground, inside)
-        change = np.abs(beyond - reference).max(axis=1)
-        plain = np.abs(beyond - np.median(beyond, axis=0)).max(axis=1) <= MATCH
-        return float((change >= EDGE_CHANGE).mean()) >= EDGE_SHARE and float(plain.mean()) >= EDGE_SHARE
+        reach = max(1, round(PHASE_SLACK * (g.pitch_y if side in ("top", "bottom") else g.pitch_x)))
+        for shift in sorted(range(-reach, reach + 1), key=abs):  # the lattice may sit a little off its phase
+            beyond = _cell_means(self.colour, _band(_moved(outer, side, shift), side, True))
+            inside = _cell_means(self.colour, _band(_moved(last, side, shift), side, False))
+            reference = np.where(on[:, None], ground, inside)
+            change = np.abs(beyond - reference).max(axis=1)
+            plain = np.abs(beyond - np.median(beyond, axis=0)).max(axis=1) <= MATCH
+            if float((change >= EDGE_CHANGE).mean()) >= EDGE_SHARE and float(plain.mean()) >= EDGE_SHARE:
+                return True
+        return False
+
+
+def _moved(strip: Geometry, side: str, shift: int) -> Geometry:
+    """A strip moved ``shift`` pixels across the board's ``side`` (outwards when positive)."""
+    if side in ("top", "bottom"):
+        return replace(strip, top=strip.top + (shift if side == "bottom" else -shift))
+    return replace(strip, left=strip.left + (shift if side == "right" else -shift))
 
 
 def _band(strip: Geometry, side: str, outer: bool) -> Geometry:
