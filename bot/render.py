@@ -621,25 +621,38 @@ def draw_clutter(canvas: _Canvas, rng: np.random.Generator, width: int, height: 
         _text(image, str(rng.choice(_WORDS)), 10, y + 48, 0.4, WHITE)
     for _ in range(int(rng.integers(2, 5))):  # text windows
         w, h = int(rng.integers(220, 520)), int(rng.integers(160, 380))
+        w, h = min(w, width), min(h, height)  # a small screen: the window fills it
         x, y = int(rng.integers(0, max(width - w, 1))), int(rng.integers(0, max(height - h, 1)))
         top = draw_window_frame(canvas, x, y, w, h, " ".join(rng.choice(_WORDS, 2)), 1.0)
         canvas.rect(x + 4, top + 2, x + w - 4, y + h - 4, WHITE)
         for line_y in range(top + 20, y + h - 10, 18):
             _text(image, " ".join(rng.choice(_WORDS, 4)), x + 10, line_y, 0.45, BLACK)
-    # a grey dialog with a grid of bevelled buttons: grey, regular, and not a board
-    w, h = 190, 230
+    w, h = 190, 230  # a calculator
     x, y = int(rng.integers(0, max(width - w, 1))), int(rng.integers(0, max(height - h, 1)))
+    if w <= width and h <= height:  # on a screen too small for it, no dialog
+        _draw_calculator(canvas, x, y, w, h)
+    _draw_taskbar(canvas, width, height)
+
+
+def _draw_calculator(canvas: _Canvas, x: int, y: int, w: int, h: int) -> None:
+    """A grey dialog with a grid of bevelled buttons: grey, regular, and not a board."""
+    image = canvas.image
     top = draw_window_frame(canvas, x, y, w, h, "Calculator", 1.0)
     for r in range(5):
         for col in range(4):
             bx, by = x + 12 + col * 42, top + 20 + r * 34
             canvas.bevel(bx, by, bx + 36, by + 26, 2, WHITE, DARK)
             _text(image, "789/456*123-0.=+"[(r * 4 + col) % 16], bx + 12, by + 18, 0.5, BLACK)
+
+
+def _draw_taskbar(canvas: _Canvas, width: int, height: int) -> None:
+    """The taskbar along the bottom with its Start button (as far as the screen has room)."""
     bar = TASKBAR_HEIGHT
     canvas.rect(0, height - bar, width, height, GREY)
     canvas.bevel(0, height - bar, width, height, 1, WHITE, DARK)
-    canvas.bevel(3, height - bar + 3, 3 + 70, height - 3, 2, WHITE, DARK)
-    _text(image, "Start", 12, height - bar // 2 + 5, 0.5, BLACK, True)
+    if width >= 3 + 70 and height >= bar:
+        canvas.bevel(3, height - bar + 3, 3 + 70, height - 3, 2, WHITE, DARK)
+    _text(canvas.image, "Start", 12, height - bar // 2 + 5, 0.5, BLACK, True)
 
 
 def _draw_cursor(canvas: _Canvas, x: int, y: int, scale: float) -> None:

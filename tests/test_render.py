@@ -259,6 +259,16 @@ def test_window_that_does_not_fit_is_refused() -> None:
         render_screen(Board.new(9, 9, 10), origin=(1900, 0))
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_small_screen_that_fits_the_window_draws_its_clutter_inside(seed: int) -> None:
+    # screens a little larger than a Beginner window are narrower than some of the clutter's windows
+    board = Board.new(9, 9, 10)
+    for size in [(300, 300), (483, 396), (420, 340)]:
+        screen, geometry = render_screen(board, screen_size=size, seed=seed)
+        assert screen.shape == (size[1], size[0], 3)
+        assert geometry.cell_rect((8, 8)).right <= size[0]
+
+
 def test_mines_left_counts_flags_by_default() -> None:
     board = Board.from_text("# mines: 10\nFF....\n......")
     screen, _ = render_screen(board, origin=(0, 0), clutter=False, screen_size=(400, 400))
