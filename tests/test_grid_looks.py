@@ -97,3 +97,30 @@ changes beyond them it changes to many colours, no frame). None is grown into th
 @pytest.mark.parametrize("seed", PAGE_LIKE_GROUND)
 def test_page_of_the_grounds_colour_not_taken(seed: int) -> None:
     test_whole_board_found(seed)
+
+
+def test_cell_grounds_are_each_cells_ring() -> None:
+    """:func:`bot.vision.grounds.cell_grounds` takes cells of one size together (a fractional pitch
+    gives two): each cell's ground is still the median of its own ring, grounded as its own ring says,
+    and a cell the image's edge cuts is none (dev seed 145: 18 x 14.35 px cells, moved off the image)."""
+    import cv2
+    import numpy as np
+
+    from bot.vision.grounds import MATCH, RING_SHARE, _ring_mask, cell_grounds
+
+    sample = generate(145)
+    colour = cv2.blur(sample.image, (3, 3))
+    g = sample.geometry.offset(-sample.geometry.left - 7.3, 3.1)  # the first column partly off the image
+    ground, grounded = cell_grounds(colour, g)
+    for r in range(g.rows):
+        for c in range(g.cols):
+            y0, y1 = round(g.top + r * g.pitch_y), round(g.top + (r + 1) * g.pitch_y)
+            x0, x1 = round(g.left + c * g.pitch_x), round(g.left + (c + 1) * g.pitch_x)
+            if x0 < 0:
+                assert not grounded[r, c]
+                continue
+            patch = colour[y0:y1, x0:x1]
+            ring = patch[_ring_mask(*patch.shape[:2])].astype(np.float32)
+            median = np.median(ring, axis=0)
+            assert np.array_equal(ground[r, c], median)
+            assert grounded[r, c] == ((np.abs(ring - median).max(axis=1) <= MATCH).mean() >= RING_SHARE)

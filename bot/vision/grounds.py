@@ -29,6 +29,7 @@ The rules, on the lattice the board was found on (never another):
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -61,43 +62,53 @@ and the least of a strip beyond the edge the image must hold to judge it by."""
 PHASE_SLACK = 0.2
 """How far (a share of the pitch) the board's edge may lie from its lattice's boundary: a lattice found
 on dithered or shadowed tiles may sit a few pixels off its phase (a reading allows a quarter)."""
+MAX_LOOKS = 1024
+"""Most of a board's cells whose looks a strip's cells are matched against: a lattice of more cells (a
+pitch a fraction of the board's, 20,000 cells) is matched against every few rows and columns of it
+(fewer looks: fewer strips taken, never more). Every board of a real client has fewer."""
 MAX_STRIPS = 64
 """Most strips added on one side (a board is never larger)."""
 
 
-def _ring(patch: np.ndarray) -> np.ndarray:
-    """The pixels of a cell's ring (N x channels): the band between 15% and 30% of the cell in from each
-    side, one pixel wide at least."""
-    h, w = patch.shape[:2]
+def _ring_mask(h: int, w: int) -> np.ndarray:
+    """Which pixels of an ``h`` x ``w`` cell are its ring: the band between 15% and 30% of the cell in
+    from each side, one pixel wide at least (every pixel of a cell too small to hold one)."""
     a, b = max(1, round(0.15 * h)), max(2, round(0.3 * h))
     c, d = max(1, round(0.15 * w)), max(2, round(0.3 * w))
     if h - 2 * a < 2 or w - 2 * c < 2:
-        return patch.reshape(-1, patch.shape[2])
-    inner = patch[a : h - a, c : w - c]
-    mask = np.ones(inner.shape[:2], bool)
-    mask[b - a : h - b - a, d - c : w - d - c] = False
-    return inner[mask]
+        return np.ones((h, w), bool)
+    mask = np.zeros((h, w), bool)
+    mask[a : h - a, c : w - c] = True
+    mask[b : h - b, d : w - d] = False
+    return mask
 
 
 def cell_grounds(colour: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
     """Each cell's ground colour (rows x cols x 3, float) and whether it is grounded (rows x cols):
-    most of its ring (:func:`_ring`) within :data:`MATCH` of the ring's median."""
+    most of its ring (:func:`_ring_mask`) within :data:`MATCH` of the ring's median. Cells of one size
+    (a fractional pitch gives two or three) are taken together."""
     g = geometry
+    h, w = colour.shape[:2]
+    ys = np.round(g.top + np.arange(g.rows + 1) * g.pitch_y).astype(np.intp)
+    xs = np.round(g.left + np.arange(g.cols + 1) * g.pitch_x).astype(np.intp)
     ground = np.zeros((g.rows, g.cols, colour.shape[2]), np.float32)
     grounded = np.zeros((g.rows, g.cols), bool)
-    h, w = colour.shape[:2]
-    for r in range(g.rows):
-        y0, y1 = round(g.top + r * g.pitch_y), round(g.top + (r + 1) * g.pitch_y)
-        if y0 < 0 or y1 > h:
-            continue
-        for c in range(g.cols):
-            x0, x1 = round(g.left + c * g.pitch_x), round(g.left + (c + 1) * g.pitch_x)
-            if x0 < 0 or x1 > w:
-                continue
-            ring = _ring(colour[y0:y1, x0:x1]).astype(np.float32)
-            median = np.median(ring, axis=0)
-            ground[r, c] = median
-            grounded[r, c] = (np.abs(ring - median).max(axis=1) <= MATCH).mean() >= RING_SHARE
+    rows = np.nonzero((ys[:-1] >= 0) & (ys[1:] <= h))[0]
+    cols = np.nonzero((xs[:-1] >= 0) & (xs[1:] <= w))[0]
+    heights, widths = ys[1:] - ys[:-1], xs[1:] - xs[:-1]
+    for ch in np.unique(heights[rows]):
+        r = rows[heights[rows] == ch]
+        for cw in np.unique(widths[cols]):
+            c = cols[widths[cols] == cw]
+            mask = _ring_mask(int(ch), int(cw))
+            my, mx = np.nonzero(mask)
+            yy = ys[r][:, None, None] + my[None, None, :]  # (rows, 1, ring)
+            xx = xs[c][None, :, None] + mx[None, None, :]  # (1, cols, ring)
+            ring = colour[yy, xx].astype(np.float32)  # (rows, cols, ring, channels)
+            median = np.median(ring, axis=2)
+            ok = (np.abs(ring - median[:, :, None, :]).max(axis=3) <= MATCH).mean(axis=2) >= RING_SHARE
+            ground[np.ix_(r, c)] = median
+            grounded[np.ix_(r, c)] = ok
     return ground, grounded
 
 
@@ -162,7 +173,9 @@ class _Board:
         self.colour, self.gray = colour, gray
         ground, grounded = cell_grounds(colour, geometry)
         self.grounds = board_grounds(ground, grounded)
-        self.middles = _middles(gray, geometry).reshape(geometry.rows * geometry.cols, -1)
+        step = math.ceil(math.sqrt(geometry.rows * geometry.cols / MAX_LOOKS))  # 1 on any real board
+        self.middles = _middles(gray, geometry, step)
+        self.middles = self.middles.reshape(len(self.middles), -1)
 
     def strip(self, strip: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per cell of a strip: its ground, whether it is grounded on the board's grounds, and whether
