@@ -309,19 +309,19 @@ def grounded_out(image: np.ndarray, geometry: Geometry) -> Geometry:
     for _ in range(2):  # a side grown widens the strips of the sides across it
         before = g
         for side in ("top", "bottom", "left", "right"):
-            grown = g
-            for _ in range(MAX_STRIPS):
+            grown, added = g, 0  # strips counted, not geometries compared: a pitch added and taken
+            while added < MAX_STRIPS:  # away leaves a start a rounding off its own
                 strip = _beyond(grown, side)
                 if not _inside(strip, w, h):
                     break
                 _, on, like = board.strip(strip)
                 if like.mean() < LIKE_SHARE:
                     break
-                grown = _grown(grown, side)
-            while grown != g and not board.shows(_beyond(grown, side, 0)):
-                grown = _shrunk(grown, side)  # a strip of ground alone may be a page of its colour
-            if grown != g and board.ends(grown, side):
+                grown, added = _grown(grown, side), added + 1
+            while added and not board.shows(_beyond(grown, side, 0)):
+                grown, added = _shrunk(grown, side), added - 1  # ground alone may be a page of its colour
+            if added and board.ends(grown, side):
                 g = grown
-        if g == before:
+        if (g.rows, g.cols) == (before.rows, before.cols):
             break
     return g
