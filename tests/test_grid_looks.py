@@ -124,3 +124,19 @@ def test_cell_grounds_are_each_cells_ring() -> None:
             median = np.median(ring, axis=0)
             assert np.array_equal(ground[r, c], median)
             assert grounded[r, c] == ((np.abs(ring - median).max(axis=1) <= MATCH).mean() >= RING_SHARE)
+
+
+def test_a_band_off_the_image_has_no_colour() -> None:
+    """A band beyond a board's edge moved (by the phase slack) off the image holds no pixel: it has no
+    colour (NaN, which no change compares as), quietly (no warning over an empty mean)."""
+    import warnings
+
+    import numpy as np
+
+    from bot.geometry import Geometry
+    from bot.vision.grounds import _cell_means
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        means = _cell_means(np.zeros((50, 50, 3), np.uint8), Geometry(60, 0, 3, 10, 3, 1))
+    assert np.isnan(means).all()

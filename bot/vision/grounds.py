@@ -290,7 +290,9 @@ def _cell_means(colour: np.ndarray, strip: Geometry) -> np.ndarray:
             x0, x1 = round(g.left), round(g.left + g.pitch_x)
             y0, y1 = round(g.top + (r + 0.125) * g.pitch_y), round(g.top + (r + 0.875) * g.pitch_y)
         patch = colour[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
-        out.append(patch.reshape(-1, colour.shape[2]).mean(axis=0))
+        patch = patch.reshape(-1, colour.shape[2])
+        # a band moved off the image holds nothing: no colour, so no change there (NaN compares false)
+        out.append(patch.mean(axis=0) if len(patch) else np.full(colour.shape[2], np.nan))
     return np.array(out, np.float32)
 
 
