@@ -209,14 +209,15 @@ class _Board:
         the edge (a pixel on, past any blur), to one colour all along it
         (a frame, a margin, a page), by :data:`EDGE_CHANGE` from each cell of its last strip (from the
         cell's ground, or from its own band along the edge when it has none), at :data:`EDGE_SHARE` of
-        them; or the image's edge lies there, less than :data:`EDGE_BAND` pixels on, and the last strip
-        shows the board (:meth:`shows`)."""
+        them. Never where the image's edge lies less than :data:`EDGE_BAND` pixels and one on: what
+        lies beyond is unseen (a frame and a margin of the ground's colour, thinner than a cell, were
+        taken for a strip of cells there)."""
         h, w = self.gray.shape
         last = _beyond(g, side, 0)
         ground, on, _ = self.strip(last)
         outer = _clipped(_beyond(g, side), side, w, h)
-        if outer is None:
-            return self.shows(last)
+        if outer is None:  # the image's edge: a frame or a margin thinner than a cell may lie beyond, unseen
+            return False
         reach = max(1, round(PHASE_SLACK * (g.pitch_y if side in ("top", "bottom") else g.pitch_x)))
         for shift in sorted(range(-reach, reach + 1), key=abs):  # the lattice may sit a little off its phase
             beyond = _cell_means(self.colour, _band(_moved(outer, side, shift), side, True))
