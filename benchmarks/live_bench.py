@@ -344,7 +344,7 @@ def run(
                 flags=flags,
             )
             mover = WindowMover(client, move_every) if move_every else None
-            checker = ReadChecker(client, report) if check_reads else None
+            checker = ReadChecker(client, report, save_frames) if check_reads else None
             hooks = [hook for hook in (checker, mover) if hook is not None]
 
             def on_move(board: Board, moves: list) -> None:  # type: ignore[type-arg]
@@ -355,6 +355,8 @@ def run(
             restart = None if own_new_games else client.restart
             player = Player(capture, mouse, options, restart=restart, on_move=hook)
             mouse.player, mouse.client = player, client
+            if checker is not None:
+                checker.player = player
             progress = Progress(games, f"{client_name} games", enabled=not quiet)
             with ctrl_c_stops():  # a Ctrl-C stops the run even when its KeyboardInterrupt was lost
                 try:
@@ -395,8 +397,11 @@ class ReadChecker:
     there (JSMinesweeper's page state runs ahead of its drawing), so that is no misread.
     """
 
-    def __init__(self, client: RealClient, report: LiveReport) -> None:
+    def __init__(self, client: RealClient, report: LiveReport, save_frames: Path | None = None) -> None:
         self.client, self.report = client, report
+        self.save_frames = save_frames
+        """Where the player saves the frames it reads: a misread's truth and reading are written beside."""
+        self.player: Player | None = None
         self.game = 0
         self._no_reader = False
         """The client has no truth reader at all: said once, not at every reading."""
@@ -425,6 +430,16 @@ class ReadChecker:
                 f"game {self.game}: misread {int(wrong.sum())} cell(s), e.g. "
                 + ", ".join(f"{c} read {Cell(int(read[c])).char!r}, is {truth[c].char!r}" for c in cells)
             )
+            self._note_misread(board, truth)
+
+    def _note_misread(self, board: Board, truth: Board) -> None:
+        """With saved frames: the misread frame's reading and the client's account, beside the frame."""
+        if self.save_frames is None or self.player is None:
+            return
+        frame = f"frame-{self.player._frames:05d}"  # the last frame it saved: this reading's
+        note = self.save_frames / f"{frame}-misread.txt"
+        note.write_text(f"game {self.game}\nread:\n{board.to_text()}\ntruth:\n{truth.to_text()}\n")
+        self.report.errors.append(f"game {self.game}: the misread frame is {frame}.png ({note.name})")
 
 
 class WindowMover:

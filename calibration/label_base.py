@@ -35,6 +35,12 @@ class LabelBase:
             gid: Proposal(gid, state, True, "matches the existing skin") for gid, state in self.known.items()
         }
         self.proposals.update(preset or {})
+        self.counted: set[int] = set()
+        """Groups the whole-board counts counted as mine-like (:meth:`DigitLabels._count_digits`), each a
+        mine, the exploded mine or a flag, whether or not its label is sure."""
+        self.found_mines: set[int] = set()
+        """Groups the counts alone took for mines on a board where the looks found none
+        (:meth:`calibration.label_digits.DigitLabels._shown_by_counts`)."""
         self.pinned: set[int] = set()
         """Groups the whole-board counts labelled as digits."""
         self.known.update({gid: p.state for gid, p in (preset or {}).items() if p.state is not None})
@@ -122,12 +128,13 @@ class LabelBase:
         return set(range(len(self.grids))) if self.won else self._shots_showing(Cell.EXPLODED, Cell.MINE)
 
     def _mine_like(self) -> set[int]:
-        """Groups surely labelled as a mine, the exploded mine or a flag: what the counts count."""
+        """Groups surely labelled as a mine, the exploded mine or a flag, and those the counts alone took
+        for mines (:attr:`found_mines`, whichever of the three each is): what the counts count."""
         return {
             gid
             for gid, p in self.proposals.items()
             if p.confident and p.state in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
-        }
+        } | self.found_mines
 
     def _mixed_counts(self) -> int:
         """Glyph groups whose cells do not all touch the same number of mines, exploded mines and flags.

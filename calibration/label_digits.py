@@ -21,9 +21,20 @@ from calibration.appearance import (
 )
 from calibration.assign import forced_values, min_cost_assignment
 from calibration.cluster import features
-from calibration.counts import choose_mines, group_counts, pinned_values
+from calibration.counts import choose_mines, group_counts, mine_counts, pinned_values
 from calibration.label_base import LabelBase
 from calibration.model import Group, Proposal
+
+MAX_SEARCH = 24
+"""Most candidate groups :meth:`DigitLabels._shown_by_counts` tries as the mines, each in or out."""
+MAX_NODES = 20000
+"""Most steps of that search (each group in or out) before it gives up: many small groups that no count
+constrains would otherwise double its work each."""
+MAX_FITS = 64
+"""Most sets of mine-like groups that may explain a screenshot's counts before the search gives up."""
+MIN_EXPLAINED = 12
+"""Fewest digit cells whose counts a choice of mine-like groups must explain before a screenshot on
+which the looks found no mine is taken to show every mine (:meth:`DigitLabels._shown_by_counts`)."""
 
 
 class DigitLabels(LabelBase):
@@ -40,6 +51,8 @@ class DigitLabels(LabelBase):
         cells all touch the same count is that digit, whatever it looks like.
         """
         exact = self._exact_shots()
+        if not exact:
+            exact = self._shown_by_counts()
         if not exact:
             return
         on_exact = self._exact_groups(exact)
@@ -70,15 +83,28 @@ class DigitLabels(LabelBase):
             for gid, p in self.proposals.items()
             if p.confident and p.state in (Cell.MINE, Cell.EXPLODED, Cell.FLAG)
         }
-        mines = choose_mines(self.grids, exact, shown, todo, revealed)
+        if self.found_mines:  # the counts alone found them, every other reading ruled out
+            mines = shown | (self.found_mines & set(todo))
+        else:
+            mines = choose_mines(self.grids, exact, shown, todo, revealed)
+        self.counted = set(mines)
         covered = self._group_of(Cell.COVERED)
-        counted: int | None = None  # the largest group taken for shown mines by the counts alone
+        # the group already taken for the shown mines: a second look the counts count, drawn otherwise
+        # and shaped like no mine, may as well be the flags a lost board keeps
+        counted = min((g for g in shown if self.proposals[g].state == Cell.MINE), default=None)
         for gid in sorted(todo, key=lambda g: -self.groups[g].count):
             if gid not in mines:
                 continue
-            if self._mine_shaped(gid, crossed=False):
+            lone = self.groups[gid].count <= len({m.shot for m in self.groups[gid].members})
+            if self._mine_shaped(gid, crossed=False) and lone and counted is not None:
+                why = (
+                    f"shaped like a mine, and the counts count it; one cell a game beside #{counted}'s mines"
+                )
+                self._propose(gid, Cell.MINE, False, why + ": the one that went off?", (Cell.EXPLODED,))
+            elif self._mine_shaped(gid, crossed=False):
                 self._propose(gid, Cell.MINE, True, "shaped like a mine, and the counts count it")
-            elif covered is not None and self.base[gid] == self.base[covered]:
+                counted = gid if counted is None else counted
+            elif covered is not None and self.base[gid] == self.base[covered] and not self._base_untold(gid):
                 why = "a mark on the covered cell that the numbers around it count: a flag"
                 self._propose(gid, Cell.FLAG, True, why)
             elif self.groups[gid].count > len({m.shot for m in self.groups[gid].members}):
@@ -101,6 +127,96 @@ class DigitLabels(LabelBase):
                 self._propose(gid, Cell.WRONG_FLAG, False, why)
             elif gid in looked:
                 self.proposals[gid] = looked[gid]
+
+    def _shown_by_counts(self) -> set[int]:
+        """The screenshots whose counts say every mine shows, when the looks took no group for a mine;
+        the groups the counts take for mines there go to :attr:`found_mines`.
+
+        A lost board whose mines, exploded mine and flags the looks did not recognise (a dot on a
+        square, drawn in no red) is still a board where every revealed number is the count of
+        mine-like cells around it. Every set of candidate groups (the glyph groups, and plain looks
+        other than covered's or 0's: the exploded mine on red) is tried as the mine-like ones; a set
+        *explains* the screenshot when every other glyph group's cells touch one count of at least 1
+        (a digit's; the digit a sure label gives it), but for groups of at most :data:`FEW` cells (a
+        wrong flag, which the counts do not count), the 0 group's cells touch none, and at least
+        :data:`MIN_EXPLAINED` digit cells agree. The screenshot is taken to show every mine only when
+        some set explains it and all that do agree on every group of more than :data:`FEW` cells; the
+        groups in all of them are the mines. Anything else (none, two readings, too many candidates
+        to try: :data:`MAX_SEARCH`) leaves the counts out, as before."""
+        out: set[int] = set()
+        zero = self._group_of(Cell.ZERO)
+        if zero is None:
+            return out
+        for k, grid in enumerate(self.grids):
+            present = {int(g) for g in np.unique(grid)}
+            known = {
+                gid: int(p.state)
+                for gid, p in self.proposals.items()
+                if gid in present and p.confident and p.state is not None and p.state.is_number()
+            }
+            todo = [
+                g
+                for g in sorted(present)
+                if not self._plain_unrevealed_or_zero(g) and g not in known and g not in self.known
+            ]
+            if not todo or len(todo) > MAX_SEARCH:
+                continue
+            fits = self._explaining_sets(k, todo, known, zero)
+            big = {g for g in todo if self.groups[g].count > FEW}
+            if fits and len({frozenset(f & big) for f in fits}) == 1:
+                out.add(k)
+                self.found_mines |= set.intersection(*fits)
+        return out
+
+    def _explaining_sets(
+        self, shot: int, todo: list[int], known: dict[int, int], zero: int
+    ) -> list[set[int]]:
+        """Every non-empty set of ``todo`` groups that explains one screenshot's counts (see
+        :meth:`_shown_by_counts`), at most :data:`MAX_FITS` of them: a search over each group in or
+        out, largest first, that checks a group's counts as soon as every candidate beside it is
+        decided. None (an empty list) when it takes more than :data:`MAX_NODES` steps."""
+        grid = self.grids[shot]
+        order = sorted(todo, key=lambda g: -self.groups[g].count)
+        near = [mine_counts(grid, {g}) for g in order]
+        members = {g: grid == g for g in {int(v) for v in np.unique(grid)}}
+        checked = [g for g in members if g == zero or not self.looks[g].plain]
+        ready: dict[int, list[int]] = {}
+        for g in checked:
+            beside = [i for i, t in enumerate(order) if near[i][members[g]].any() or t == g]
+            ready.setdefault(max(beside, default=-1), []).append(g)
+        fits: list[set[int]] = []
+        nodes = [0]
+
+        def holds(g: int, counts: np.ndarray, chosen: set[int]) -> int | None:
+            """Digit cells ``g`` agrees with (0 for none, None when it breaks the explanation)."""
+            if g in chosen:
+                return 0
+            values = np.unique(counts[members[g]])
+            if g == zero:
+                return 0 if values.max() == 0 else None
+            value = known.get(g, int(values[0]))
+            if len(values) == 1 and value >= 1 and int(values[0]) == value:
+                return int(members[g].sum())
+            return None if self.groups[g].count > FEW else 0
+
+        def search(i: int, counts: np.ndarray, chosen: set[int], agreed: int) -> None:
+            for g in ready.get(i - 1, []):
+                got = holds(g, counts, chosen)
+                if got is None:
+                    return
+                agreed += got
+            nodes[0] += 1
+            if len(fits) > MAX_FITS or nodes[0] > MAX_NODES:
+                return
+            if i == len(order):
+                if chosen and agreed >= MIN_EXPLAINED:
+                    fits.append(set(chosen))
+                return
+            search(i + 1, counts + near[i], chosen | {order[i]}, agreed)
+            search(i + 1, counts, chosen, agreed)
+
+        search(0, np.zeros(grid.shape, np.int16), set(), 0)
+        return fits if len(fits) <= MAX_FITS and nodes[0] <= MAX_NODES else []
 
     def _pin_digits(self, todo: list[int], exact: set[int]) -> None:
         """Label the glyph groups whose value the counts pin, over and over while that labels more.
@@ -125,6 +241,7 @@ class DigitLabels(LabelBase):
                 for g in self.groups
                 if g.id not in mines
                 and not (self.proposals.get(g.id) is not None and self.proposals[g.id].confident)
+                and not self._plain_unrevealed_or_zero(g.id)
                 and (g.id in self.proposals or (g.id in per and not per[g.id].uniform))
             }
             ranges = pinned_values(self.grids, exact, mines, undecided, left)
@@ -136,7 +253,12 @@ class DigitLabels(LabelBase):
                 changed = True
                 cells = self.groups[gid].count
                 why = f"each of its {cells} cell(s) touches exactly {lo} mines or flags"
-                if covered is not None and self.base[gid] == self.base[covered]:
+                if (
+                    covered is not None
+                    and self.base[gid] == self.base[covered]
+                    and not self._base_untold(gid)
+                    and not self._touches_zero(gid)
+                ):
                     why = f"its cells touch {lo} mines, but it is drawn on the covered cell's base"
                     self._propose(gid, None, False, why, (Cell(lo), Cell.WRONG_FLAG))
                 elif (twin := self._same_value_shape(gid, lo)) is not None:
@@ -144,6 +266,40 @@ class DigitLabels(LabelBase):
                 else:
                     self._propose(gid, Cell(lo), True, why)
                     self.pinned.add(gid)
+
+    def _base_untold(self, gid: int) -> bool:
+        """Whether a group's base says nothing of whether it is revealed: the covered and 0 groups are
+        drawn on one base (rounded tiles with gaps, flat tiles with no rim: the ring is the page's or
+        the tile's own), so a digit is drawn on the covered cell's base too. Trusted for groups of more
+        than :data:`FEW` cells only: on fewer, a mark that happens to touch one count stays unsure."""
+        zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
+        return (
+            zero is not None
+            and covered is not None
+            and self.base[zero] == self.base[covered]
+            and self.groups[gid].count > FEW
+        )
+
+    def _touches_zero(self, gid: int) -> bool:
+        """Whether a cell of the group touches a cell of the sure 0 group: a 0 opens every cell around
+        it, so the group is revealed, whatever base its looks share (a mark on a covered cell never
+        touches a 0)."""
+        zero = self._group_of(Cell.ZERO)
+        if zero is None or not self.proposals[zero].confident:
+            return False
+        return any(zero in nbrs for nbrs in self._neighbour_groups(gid))
+
+    def _plain_unrevealed_or_zero(self, gid: int) -> bool:
+        """Whether a group is plain and proposed covered or 0 (sure or not: which of the two is still
+        open): either way no mine, so on a board where every mine shows it adds nothing to its
+        neighbours' counts and must not widen their ranges."""
+        p = self.proposals.get(gid)
+        return (
+            self.looks[gid].plain
+            and p is not None
+            and p.state in (Cell.COVERED, Cell.ZERO)
+            and set(p.alternatives) <= {Cell.COVERED, Cell.ZERO}
+        )
 
     def _distrust_few(self, pinned: set[int]) -> None:
         """Count-pinned groups of at most :data:`FEW` cells whose digit a larger sure group also has

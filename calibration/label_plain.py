@@ -123,9 +123,11 @@ class PlainLabels(LabelBase):
 
     def _zero_shares(self) -> dict[int, float]:
         """For every plain group with a cell on a screenshot where every mine shows, the share of those
-        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board). Empty
-        when the mines found do not explain the numbers (:data:`EXPLAINED`)."""
-        exact, mines = self._exact_shots(), self._mine_like()
+        cells that touch no mine (1 for a 0; well under 1 for covered cells on a lost board). The mines
+        are the sure ones and those the counts counted (:attr:`counted`: a look that is a mine or a
+        flag, unsure which, is mine-like all the same). Empty when they do not explain the numbers
+        (:data:`EXPLAINED`)."""
+        exact, mines = self._exact_shots(), self._mine_like() | self.counted
         if not exact or not mines:
             return {}
         per = group_counts(self.grids, exact, mines)
@@ -167,7 +169,8 @@ class PlainLabels(LabelBase):
 
     def confirm_zero(self) -> None:
         """Make unsure 0 / covered labels sure when the counts settle them: the 0 group touches no
-        mine anywhere and the covered group does."""
+        mine anywhere and the covered group does, and no 0 cell touches a covered one (a 0 opens every
+        cell around it: a group of covered cells beside 0s holds 0s too, the two looks joined)."""
         zero, covered = self._group_of(Cell.ZERO), self._group_of(Cell.COVERED)
         exact = self._exact_shots()
         mines = self._mine_like()
@@ -175,7 +178,8 @@ class PlainLabels(LabelBase):
             return
         per = group_counts(self.grids, exact, mines)
         share = self._zero_shares()
-        if share.get(zero, 0.0) >= ALL_ZERO > share.get(covered, 1.0):
+        beside = any(covered in nbrs for nbrs in self._neighbour_groups(zero))
+        if share.get(zero, 0.0) >= ALL_ZERO > share.get(covered, 1.0) and not beside:
             for gid in (zero, covered):
                 p = self.proposals[gid]
                 if not p.confident:
@@ -183,7 +187,8 @@ class PlainLabels(LabelBase):
                         p.reason + "; the counts confirm it (no 0 cell touches a mine, a covered one does)"
                     )
                     self.proposals[gid] = Proposal(gid, p.state, True, reason, p.alternatives)
-        for g in self.groups:  # other plain looks whose cells touch different counts are unrevealed
+        # other plain looks whose cells touch different counts are unrevealed, unless beside a 0
+        for g in self.groups:
             p = self.proposals.get(g.id)
             if (
                 p is not None
@@ -191,6 +196,7 @@ class PlainLabels(LabelBase):
                 and p.state == Cell.COVERED
                 and g.id in per
                 and len(per[g.id].counts) > 1
+                and not any(zero in nbrs for nbrs in self._neighbour_groups(g.id))
             ):
                 reason = p.reason + "; its cells touch different counts of mines, so it is not revealed"
                 self.proposals[g.id] = Proposal(g.id, Cell.COVERED, True, reason)

@@ -238,11 +238,14 @@ class ReadBack:
     """Why :func:`bot.vision.read_screen` could not read the screenshot with the skin at all."""
     left_out: list[tuple[int, int]] = field(default_factory=list)
     """Cells of groups left out of the skin (unsure end-of-game looks), refused as they should be."""
+    named_left_out: list[tuple[int, int]] = field(default_factory=list)
+    """Cells of groups left out of the skin that the skin reads all the same, as a state their group was
+    never thought to be: a look the skin lacks read as one it has, which it would read so in play."""
 
     @property
     def safe(self) -> bool:
         """Whether the bot would read this screenshot exactly as calibration labelled it."""
-        return self.error is None and not self.uncertain and not self.disagree
+        return self.error is None and not self.uncertain and not self.disagree and not self.named_left_out
 
 
 def read_back(
@@ -282,6 +285,7 @@ def read_back(
         read = np.asarray(cells.states).astype(int)
         disagree = np.nonzero((expect >= 0) & ~refused & (expect != read))
         kept = ~(refused & (expect < 0))
+        named = _named_left_out(analysis, analysis.grids[k], expect < 0, refused, read)
         confidence = cells.confidence[kept] if kept.any() else np.zeros(1)
         results.append(
             ReadBack(
@@ -291,6 +295,24 @@ def read_back(
                 [(int(r), int(c)) for r, c in zip(*np.nonzero(refused & (expect >= 0)), strict=True)],
                 [(int(r), int(c)) for r, c in zip(*disagree, strict=True)],
                 left_out=[(int(r), int(c)) for r, c in zip(*np.nonzero(refused & (expect < 0)), strict=True)],
+                named_left_out=named,
             )
         )
     return results
+
+
+def _named_left_out(
+    analysis: Analysis, grid: np.ndarray, left: np.ndarray, refused: np.ndarray, read: np.ndarray
+) -> list[tuple[int, int]]:
+    """Cells of left-out groups (``left``) that the skin does not refuse but reads as a state other
+    than the play state its group's proposal names: a look the skin lacks read as one it has, a guess
+    it would make in play. A second look of the covered cell (a hover), proposed covered and read as
+    covered, is no such cell; a look that may be a mine or the exploded one, read as either, is (the
+    client's other lost boards show the other)."""
+    out = []
+    end = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
+    for r, c in zip(*np.nonzero(left & ~refused), strict=True):
+        p = analysis.proposals[int(grid[r, c])]
+        if p.state is None or p.state in end or int(read[r, c]) != int(p.state):
+            out.append((int(r), int(c)))
+    return out

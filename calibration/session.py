@@ -13,6 +13,7 @@ import numpy as np
 
 from bot.board import Board, Cell
 from bot.skin import Skin, find_skin, user_skin_dir
+from calibration.appearance import FEW
 from calibration.label import violations
 from calibration.model import CalibrationError, Proposal, Truth
 from calibration.pipeline import Analysis, ReadBack, analyse, choose, load_images, read_back
@@ -27,6 +28,10 @@ Asker = Callable[[Analysis, Path], dict[int, Cell | None]]
 RARE = ("7", "8")
 END_STATES = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)
 """States only an ended game shows: a skin without them still plays, and refuses such cells."""
+LEAVABLE = (*END_STATES, Cell.FLAG)
+"""States ``--yes`` may leave out of a skin when unsure: the end-of-game states, and the flag, which
+play never needs to read (it flags nothing unless asked to); a skin without it refuses a flagged cell,
+and the read-back checks that it refuses the left-out cells of its own screenshots."""
 
 
 @dataclass
@@ -149,6 +154,8 @@ def calibrate(
     if Cell.ZERO not in cells:
         raise _no_zero()
     final = {g.id: answers.get(g.id, analysis.proposals[g.id].state) for g in analysis.groups}
+    if ask is None:
+        _refuse_zero_beside_covered(analysis, final, sheet_path)
     for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
         bad = violations(grid, final)
         if bad:
@@ -183,7 +190,9 @@ def calibrate(
 
 def _refuse_lost_board(readback: list[ReadBack], sheet_path: Path) -> None:
     """Refuse a skin that cannot find the board on a screenshot it was made from (no board, another
-    size, or another place): it would not find the board in play either, so it is not written.
+    size, or another place): it would not find the board in play either, so it is not written. Nor is
+    one that reads a cell of a group it leaves out as a state that group was never thought to be
+    (:attr:`ReadBack.named_left_out`): it would read that look so in play.
 
     Raises:
         CalibrationError: naming the screenshot and what the skin found there.
@@ -195,6 +204,40 @@ def _refuse_lost_board(readback: list[ReadBack], sheet_path: Path) -> None:
             f"({lost[0].error}), so it was not written; see the contact sheet {sheet_path}, give the true "
             "board with --board FILE, or add a screenshot of a game in progress"
         )
+    named = [rb for rb in readback if rb.named_left_out]
+    if named:
+        raise CalibrationError(
+            f"the skin made from these screenshots reads {len(named[0].named_left_out)} cell(s) of "
+            f"{named[0].name} that it leaves out (unsure looks), e.g. {named[0].named_left_out[0]}, as a "
+            f"state it has, so it would misread them: it was not written; see the contact sheet "
+            f"{sheet_path}, run without --yes to label them, or give the true board with --board FILE"
+        )
+
+
+def _refuse_zero_beside_covered(analysis: Analysis, final: dict[int, Cell | None], sheet_path: Path) -> None:
+    """Refuse labels that put a 0 beside a covered cell: a 0 opens every cell around it, so no game
+    shows that, and a skin made so reads one look as the other (two looks joined in one group).
+
+    Raises:
+        CalibrationError: naming the screenshot and the cell.
+    """
+    for shot, grid in zip(analysis.shots, analysis.grids, strict=True):
+        zero = np.isin(grid, [g for g, s in final.items() if s == Cell.ZERO])
+        covered = np.pad(np.isin(grid, [g for g, s in final.items() if s == Cell.COVERED]), 1)
+        rows, cols = grid.shape
+        beside = np.zeros_like(zero)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                beside |= covered[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+        bad = np.argwhere(zero & beside)
+        if len(bad):
+            where = (int(bad[0][0]), int(bad[0][1]))
+            raise CalibrationError(
+                f"{shot.name}: the labels put a 0 beside a covered cell at {where}, which no game shows "
+                f"(two looks joined in one group?), so no skin was written; see the contact sheet "
+                f"{sheet_path}, run without --yes to label the groups, or give the true board with "
+                "--board FILE"
+            )
 
 
 def _no_covered() -> CalibrationError:
@@ -220,15 +263,22 @@ def _describe(analysis: Analysis, p: Proposal) -> str:
 
 def can_leave_out(p: Proposal, analysis: Analysis) -> bool:
     """Whether ``--yes`` may leave an unsure group out of the skin: every state it may be is an
-    end-of-game state (mine, exploded, wrong flag), or a play state another group surely has (a
-    second look of it). Such cells are then refused when read, never guessed."""
+    end-of-game state (mine, exploded, wrong flag), the flag (:data:`LEAVABLE`), or a play state
+    another group surely has (a second look of it); or a group of at most :data:`FEW` cells that may
+    be an end-of-game look (a wrong flag touching a count that no sure digit group shows). Such cells
+    are then refused when read, never guessed (the read-back refuses a skin that names them:
+    :attr:`ReadBack.named_left_out`)."""
     options = ({p.state} if p.state is not None else set()) | set(p.alternatives)
     if not options:
         return False
     sure = {q.state for q in analysis.proposals.values() if q.confident and q.state is not None}
     if analysis.base is not None:
         sure |= set(analysis.base.cells)
-    return all(state in END_STATES or state in sure for state in options)
+    if all(state in LEAVABLE or state in sure for state in options):
+        return True
+    # a cell or two that may be an end-of-game look (a wrong flag that touches a count): the skin lacks
+    # its look whichever it is, and the read-back checks that it refuses them
+    return analysis.groups[p.group].count <= FEW and any(state in END_STATES for state in options)
 
 
 def load_board(path: str | Path) -> Truth:

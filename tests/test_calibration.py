@@ -550,3 +550,97 @@ def test_reconcile_with_the_skinless_reader():
     assert reconcile(unsure, {Cell.ZERO, Cell.COVERED}) == unsure
     mixed = reconcile(sure, {Cell.TWO, Cell.THREE})
     assert not mixed.confident and mixed.alternatives == (Cell.THREE,)
+
+
+def test_a_left_out_look_the_skin_reads_as_a_state_is_caught():
+    """The read-back counts a cell of a left-out group that the skin reads as a state (a look the skin
+    lacks read as one it has): such a skin is not written. A second look of the covered cell, proposed
+    covered and read as covered, is no such cell; a mine-or-exploded look read as a mine is."""
+    from types import SimpleNamespace
+
+    from calibration.model import Proposal
+    from calibration.pipeline import ReadBack, _named_left_out
+    from calibration.session import _refuse_lost_board
+
+    grid = np.array([[0, 1], [1, 2]])
+    proposals = {
+        0: Proposal(0, Cell.COVERED, True, "sure"),
+        1: Proposal(1, None, False, "looks like no cell state minebot knows"),
+        2: Proposal(2, Cell.COVERED, False, "another plain look", (Cell.COVERED, Cell.ZERO)),
+        3: Proposal(3, Cell.MINE, False, "one cell beside the mines", (Cell.EXPLODED,)),
+    }
+    analysis = SimpleNamespace(proposals=proposals)
+    left = np.array([[False, True], [True, True]])
+    refused = np.array([[False, True], [False, False]])
+    read = np.array([[9, 9], [3, 9]])
+    assert _named_left_out(analysis, grid, left, refused, read) == [(1, 0)]
+    mines = np.array([[0, 3], [3, 2]])
+    assert _named_left_out(analysis, mines, left, refused, np.array([[9, 9], [11, 9]])) == [(1, 0)]
+    back = ReadBack("a.png", 0.5, 0.9, named_left_out=[(1, 0)])
+    assert not back.safe
+    with pytest.raises(CalibrationError, match=r"leaves out .* \(1, 0\)"):
+        _refuse_lost_board([back], Path("groups.png"))
+
+
+def test_yes_may_leave_out_a_group_that_is_a_mine_or_a_flag():
+    """A look the counts count that may be the shown mines or the kept flags is left out (a skin
+    without a flag refuses a flagged cell), not a reason to fail; so is a cell or two that may be a
+    wrong flag or a digit no sure group shows, but not a large group of that kind."""
+    from types import SimpleNamespace
+
+    from calibration.model import Proposal
+    from calibration.session import can_leave_out
+
+    unsure = Proposal(4, Cell.MINE, False, "counted, drawn otherwise", (Cell.FLAG,))
+    analysis = SimpleNamespace(proposals={4: unsure}, base=None)
+    assert can_leave_out(unsure, analysis)
+    assert not can_leave_out(Proposal(5, None, False, "a mark"), analysis)
+    groups = [SimpleNamespace(count=n) for n in (40, 1)]
+    digit = Proposal(0, Cell.TWO, False, "colour", (Cell.THREE,))
+    assert not can_leave_out(digit, SimpleNamespace(proposals={0: digit}, base=None, groups=groups))
+    lone = Proposal(1, None, False, "touches 4 mines, on the covered base", (Cell.FOUR, Cell.WRONG_FLAG))
+    assert can_leave_out(lone, SimpleNamespace(proposals={1: lone}, base=None, groups=groups))
+    many = Proposal(0, None, False, "touches 4 mines, on the covered base", (Cell.FOUR, Cell.WRONG_FLAG))
+    assert not can_leave_out(many, SimpleNamespace(proposals={0: many}, base=None, groups=groups))
+
+
+def test_labels_that_put_a_0_beside_a_covered_cell_write_no_skin():
+    """No game shows a 0 beside a covered cell (a 0 opens every cell around it): labels that do are
+    two looks joined, and --yes writes no skin from them."""
+    from types import SimpleNamespace
+
+    from calibration.session import _refuse_zero_beside_covered
+
+    labels = {0: Cell.COVERED, 1: Cell.ONE, 2: Cell.ZERO}
+    apart = SimpleNamespace(shots=[SimpleNamespace(name="a.png")], grids=[np.array([[0, 1, 2], [0, 1, 2]])])
+    _refuse_zero_beside_covered(apart, labels, Path("g.png"))
+    analysis = SimpleNamespace(
+        shots=[SimpleNamespace(name="a.png")], grids=[np.array([[0, 1, 1], [2, 2, 2]])]
+    )
+    with pytest.raises(
+        CalibrationError, match=r"a\.png: the labels put a 0 beside a covered cell at \(1, 0\)"
+    ):
+        _refuse_zero_beside_covered(analysis, {0: Cell.COVERED, 1: Cell.ONE, 2: Cell.ZERO}, Path("g.png"))
+
+
+def test_the_search_for_the_mines_gives_up_on_many_unconstrained_groups():
+    """Many lone glyph cells that no count constrains double the search for the mine-like groups each
+    (22 of them: four million sets); it stops after ``MAX_NODES`` steps and finds nothing (the counts
+    are then left out), in time."""
+    import time
+    from types import SimpleNamespace
+
+    from calibration.label_digits import DigitLabels
+
+    grid = np.zeros((9, 12), int)
+    lone = list(range(1, 23))
+    for k, gid in enumerate(lone):
+        grid[2 * (k // 6), 2 * (k % 6)] = gid
+    fake = SimpleNamespace(
+        grids=[grid],
+        looks={g: SimpleNamespace(plain=g == 0) for g in range(23)},
+        groups={g: SimpleNamespace(count=int((grid == g).sum())) for g in range(23)},
+    )
+    start = time.process_time()
+    assert DigitLabels._explaining_sets(fake, 0, lone, {}, 0) == []
+    assert time.process_time() - start < 10

@@ -85,3 +85,20 @@ def test_a_hard_development_look_is_read_exactly_or_refused(seed: int) -> None:
     except RecognitionError:
         return
     assert (board.cells == sample.truth.cells).all(), board.to_text()
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        145,  # flat low-contrast tiles, covered and revealed 0s a few levels apart, wide cells, JPEG
+        233,  # flat covered tiles beside a low-contrast revealed checkerboard, GIF palette and blur
+    ],
+)
+def test_low_contrast_covered_tiles_and_0s_that_never_touch_are_told_apart_by_the_logic(seed: int) -> None:
+    """Covered tiles and revealed 0s within a few levels of each other were one kind (joined by colour),
+    so no reading fitted and the board was refused. A revealed 0 never touches a covered cell: named
+    again with looks joined only where they touch, exactly one reading fits (``apart_kinds``)."""
+    assert seed in DEV_SEEDS
+    sample = generate(seed)
+    board = read_cells(sample.image, sample.geometry).board(sample.truth.mines)
+    assert (board.cells == sample.truth.cells).all(), board.to_text()

@@ -248,12 +248,6 @@ def test_the_fail_safe_stops_the_run_cleanly(tmp_path):
     assert processes_with_env("DISPLAY", report["display"]) == [], "processes were left on the test's display"
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="a known misread (issue #29): since session 20 live games on Windows 7 play past their first "
-    "numbers, and in 1 of 4 CI runs of this test a game read two 2s as 1s (and a 0 as covered, which the "
-    "player's own check stopped at); see docs/benchmarks.md, Windows 7 Minesweeper as it draws",
-)
 def test_live_win7_plays_with_no_misread_and_no_stray_click(tmp_path: Path) -> None:
     """Windows 7 Minesweeper with --skin auto: whatever the game's end (today most stop on a board the
     reader refuses), no cell is ever read wrong by the client's own account, no click lands outside the

@@ -288,3 +288,20 @@ def test_found_whole_counts_a_refusal_only_where_the_board_is_placed_whole():
     assert found_whole(Verdict("exact", True, 0), short.image, short.geometry)
     assert not found_whole(Verdict("wrong", False, 9), whole.image, whole.geometry)
     assert not found_whole(Verdict("not-found", False, 0), whole.image, whole.geometry)
+
+
+def test_an_auto_refusal_is_judged_by_the_skinless_reason():
+    """``--skin auto`` refuses with the skins' reasons first and the skinless reader's last; the judge keeps
+    the skinless reason (on a look no skin fits, the one that names the cause), cut to 200 characters."""
+    from bot.errors import RecognitionError
+
+    skins = "skin 'classic': cell (1, 8) reads best as '0' " + "x" * 200
+    error = RecognitionError(f"{skins}; with no skin: generic reader: cell (0, 2) cannot be named")
+
+    def refuse(_):
+        raise error
+
+    sample = generate(5, "mid")
+    verdict = judge(refuse, sample.image, sample.truth, sample.geometry)
+    assert verdict.outcome == "refused"
+    assert verdict.detail == "with no skin: generic reader: cell (0, 2) cannot be named"

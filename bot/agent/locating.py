@@ -79,6 +79,7 @@ class Locating:
             face,
         )
         self._image_geometry = g
+        self._grid_checked = False  # the skinless reader's grid is looked for again (Player._to_structure)
         self.mouse.allowed = self.geometry.region()
         self.mouse.extra_allowed = [face] if face is not None else []
 

@@ -106,6 +106,10 @@ class Player(Locating, Seeing, NewGames):
         self.options = options or PlayOptions()
         self._redraw_pause = 0.0
         """Longest pause seen between two redraws of the client's board after a click (its animations)."""
+        self._settled = True
+        """Whether the board kept still at the end of the last wait for it (else it timed out changing)."""
+        self._grid_checked = False
+        """Whether the located grid was checked against the grid the skinless reader finds (once a place)."""
         self.restart = restart
         self.clock = clock
         self._sleep = sleep
@@ -255,8 +259,31 @@ class Player(Locating, Seeing, NewGames):
                 break
             self.sleep(self.options.poll)
         self._redraw_pause = pause
+        self._settled = now - still_since >= self._still_period()
         timing.wait += (self.clock() - t0) * 1000
         return not np.array_equal(last, before)
+
+    def _still_period(self) -> float:
+        """How long the board must stay unchanged to count as drawn: ``options.quiet``, or twice the
+        longest pause between two redraws this client was seen to make (at most :data:`ANIMATION_PAUSE`)."""
+        return max(self.options.quiet, min(2 * self._redraw_pause, ANIMATION_PAUSE))
+
+    def _drawn_while_read(self, image: np.ndarray) -> bool:
+        """Whether the board's cells changed since ``image`` was grabbed, though the loop had taken
+        it for still: a step of an animation came after a still period that the loop could not know was
+        too short (the client's first animation: a ripple whose tiles fade 30 ms apart outlasts the 15 ms
+        quiet). The still period that proved too short becomes the pause to outlast, so the still period
+        doubles (:meth:`_still_period`) for the rest of the session. A board that never keeps still
+        (:attr:`_settled` false after the last wait) is not checked: waiting would not give a stiller one."""
+        if not self._settled or self.geometry is None:
+            return False
+        board = self.geometry.region()  # the cells alone: a timer beside the face ticks on its own
+        read = self._pixels_of(image, board)
+        now = self._look(board)
+        if now.size == 0 or (now.shape == read.shape and np.array_equal(now, read)):
+            return False  # unchanged (or not grabbed: nothing shows a change)
+        self._redraw_pause = max(self._redraw_pause, self._still_period())
+        return True
 
     def _wait_for_player(self, before: np.ndarray) -> None:
         """In a dry run: wait (within the time limit) until someone else changes the board."""

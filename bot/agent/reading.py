@@ -4,12 +4,13 @@ this game's exact readings taught): the :class:`~bot.agent.seeing.Seeing` mixin'
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bot.agent.ending import mine_opened
-from bot.agent.locating import RING, RING_GAP_STEPS
+from bot.agent.locating import RING, RING_GAP_STEPS, SAME_PLACE_PIXELS
 from bot.agent.sight import (
     Sight,
     run_into,
@@ -34,6 +35,10 @@ LOGGER = logging.getLogger(__name__)
 SETTLE_LOOKS = 4
 """With no skin, how many grabs a frame the taught templates cannot read is looked at again, while the
 board still changes, before the skinless reader reads the last one."""
+
+GRID_PITCH_SLACK = 0.05
+"""Most pitch difference (pixels) between the located grid and the one the structure shows for them to
+be one grid (:meth:`FrameReading._to_structure`)."""
 
 STILL_BEFORE_COLD = 4
 """With no skin, how many quiet periods (``options.quiet``) a frame the taught templates cannot read
@@ -87,6 +92,8 @@ class FrameReading:
         from bot.vision.read import is_generic, read_known
 
         geometry = self._region_geometry()
+        if self._fell_back and self._to_structure(image):
+            image, geometry = self._grab(), self._region_geometry()
         if self._fell_back or is_generic(self.skin):  # no skin (from now): revealed cells stay
             stand_in = self._fallback_skin() if self._fell_back else self.skin
             image = self._taught_or_settled(image, geometry, stand_in)
@@ -99,6 +106,8 @@ class FrameReading:
             fallback = self._fallback_skin()
             if fallback is None:
                 raise
+            if self._to_structure(image):
+                image, geometry = self._grab(), self._region_geometry()
             try:
                 reading = read_board(image, geometry, fallback, self.mines)
             except RecognitionError as generic_exc:
@@ -112,6 +121,41 @@ class FrameReading:
                 )
                 self._fell_back = True
         return self._sight(reading, image)
+
+    def _to_structure(self, image: np.ndarray) -> bool:
+        """Once per place of the board: move the located grid onto the grid the skinless reader finds
+        by the board's own structure in ``image`` (:func:`bot.vision.grid.find_grid`), when that is the
+        same grid (rows, columns, pitch) less than :data:`SAME_PLACE_PIXELS` away. Whether it moved (the
+        board is then grabbed again: the watched region may have moved by a pixel).
+
+        Why: the skinless reader is made for, and measured at, the grid it finds itself; a skin's
+        templates place cells at whole pixels, which can lie most of a pixel off it (Windows 7
+        Minesweeper's cells sat 0.75 px off the ``win7`` skin's match), and there a glyph's cut can fit
+        another digit best (a lone red 3 in a corner, the frame's shadow in its cell, read as a 1)."""
+        from bot.vision.grid import find_grid
+
+        if self._grid_checked or self._image_geometry is None:
+            return False
+        self._grid_checked = True
+        here = self._region_geometry()
+        try:
+            found = find_grid(image).geometry
+        except MinebotError:
+            return False
+        dx, dy = found.left - here.left, found.top - here.top
+        if (
+            (found.rows, found.cols) != (here.rows, here.cols)
+            or max(abs(found.pitch_x - here.pitch_x), abs(found.pitch_y - here.pitch_y)) > GRID_PITCH_SLACK
+            or max(abs(dx), abs(dy)) >= SAME_PLACE_PIXELS
+            or dx == dy == 0
+        ):
+            return False
+        g = self._image_geometry  # in the whole screen's image pixels, as the grab's
+        screen = self._screen or self.capture.screen_region()
+        self._adopt(replace(g, left=g.left + dx, top=g.top + dy), screen)
+        self._grid_checked = True  # adopting a place asks for a check: this is it
+        LOGGER.info("reading with no skin at the grid its structure shows: %+.2f, %+.2f px", dx, dy)
+        return True
 
     def _taught_or_settled(
         self, image: np.ndarray, geometry: Geometry, stand_in: object

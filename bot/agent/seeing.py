@@ -132,6 +132,12 @@ class Seeing(FrameReading, Trusting, EndJudging, Refused, Recovering):
             timing.cpu += (time.thread_time() - cpu0) * 1000
         if problem:
             return Problem(problem, image, False, sight)
+        assert sight is not None
+        image = sight.image  # the grab read (a later one when the first was still changing)
+        if self._drawn_while_read(image):
+            LOGGER.info("the board changed while it was read: waiting for the client to finish drawing")
+            text = "the board changed while it was read (still drawing)"
+            return Problem(text, image, True, sight, drawing=True)
         if self.options.save_frames:
             self._frames += 1
             self._save(image, f"frame-{self._frames:05d}.png")
@@ -157,7 +163,9 @@ class Seeing(FrameReading, Trusting, EndJudging, Refused, Recovering):
         clicked = list(clicked)
         problem: Problem | None = None
         for attempt in range(self.options.retries + 1):
-            if attempt:
+            if problem is not None and problem.drawing and problem.image is not None:
+                self._wait_change(problem.image, timing)  # the longer still period (_drawn_while_read)
+            elif attempt:
                 self.sleep(self.options.retry_wait * attempt)
             outcome = self._attempt(previous, timing, rule, clicked, ring=True)
             if not isinstance(outcome, Problem):

@@ -68,6 +68,9 @@ class Problem:
     """The complete reading that could not be trusted, if there was one."""
     moved: bool = False
     """The window's ring around the board changed: the window moved or was covered (nothing was read)."""
+    drawing: bool = False
+    """The board changed while it was read: the client was still drawing (a step of an animation came
+    after the loop took the screen for still), so the reading is of a half-drawn board."""
 
 
 SHOWN_ONLY_AT_THE_END = (Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG)

@@ -67,6 +67,18 @@ def compare(board: Board, geometry: Geometry, truth: Board, where: Geometry) -> 
     return Verdict("wrong", True, len(bad), f"{len(bad)} cell(s) misread, first {first}")
 
 
+SKINLESS = "; with no skin: "
+"""Where a refusal of ``--skin auto`` gives the skinless reader's reason after the skins' own."""
+
+
+def _why(error: Exception) -> str:
+    """A refusal's first line, cut to 200 characters; of ``auto``'s, the skinless reader's reason (after
+    :data:`SKINLESS`), which names the cause on a look no skin fits, rather than the skins' own."""
+    line = str(error).splitlines()[0]
+    _, sep, skinless = line.rpartition(SKINLESS)
+    return (f"with no skin: {skinless}" if sep else line)[:200]
+
+
 def judge(read, image: np.ndarray, truth: Board, where: Geometry) -> Verdict:
     """Run ``read(image)`` (returning a :class:`~bot.vision.read.Reading`) and judge it against the truth."""
     try:
@@ -74,7 +86,7 @@ def judge(read, image: np.ndarray, truth: Board, where: Geometry) -> Verdict:
     except BoardNotFoundError as error:
         return Verdict("not-found", False, 0, str(error).splitlines()[0][:200])
     except RecognitionError as error:
-        return Verdict("refused", True, 0, str(error).splitlines()[0][:200])
+        return Verdict("refused", True, 0, _why(error))
     except MinebotError as error:
         return Verdict("refused", False, 0, f"{type(error).__name__}: {str(error).splitlines()[0][:200]}")
     except Exception as error:  # noqa: BLE001 - a crash is counted, not raised, so a run goes on

@@ -91,7 +91,9 @@ from bot.vision.tilekinds import (
     _drawn_alike,
     _glyph_shapes,
     _plain_kinds,
+    apart_kinds,
 )
+from bot.vision.won import won_reading
 
 LOGGER = logging.getLogger(__name__)
 GENERIC = "generic"
@@ -275,6 +277,30 @@ def _all_open_lost(
     return states
 
 
+def _named_apart(
+    labels: np.ndarray,
+    tiles: np.ndarray,
+    texture: np.ndarray,
+    painted: np.ndarray | None,
+    pixels: np.ndarray | None,
+    shape: tuple[int, int],
+    last: np.ndarray | None,
+    refusal: RecognitionError,
+) -> tuple[list[Group], list[Cell]]:
+    """The groups named afresh with plain looks joined into kinds only where their cells touch, when that
+    parts looks joined by colour alone (:func:`bot.vision.tilekinds.apart_kinds`: a low-contrast theme's
+    covered tiles and revealed 0s a few levels apart; a revealed 0 never touches a covered cell) and
+    exactly one reading fits; else raises ``refusal`` (the first naming's)."""
+    groups = _groups_of(labels, tiles, painted, pixels)
+    if not apart_kinds(groups, texture, shape):
+        raise refusal
+    groups = _groups_of(labels, tiles, painted, pixels)
+    try:
+        return groups, name_groups(groups, texture, shape[0], shape[1], last, touching=True)
+    except RecognitionError:
+        raise refusal from None
+
+
 EDGE_NEAR = 2.0
 """A cell just past a board's edge is near one of the board's looks when its mean difference from it is
 at most this many times :data:`bot.vision.cutting.SAME_MEAN`: the grid going on at another sub-pixel
@@ -413,6 +439,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
         return _result(geometry, states, "generic")
     last = model.last if model is not None and model.last is not None else None
     last = last if last is not None and last.size == rows * cols else None
+    groups: list[Group] = []
     try:
         if labels.max() + 1 > MAX_GROUPS:
             odd = np.nonzero(np.bincount(labels) == 1)[0]
@@ -424,11 +451,22 @@ def read_cells(image: np.ndarray, geometry: Geometry, model: GenericModel | None
             )
         groups = _groups_of(labels, tiles, painted, pixels)
         named = name_groups(groups, texture, rows, cols, last)
-    except RecognitionError:
-        opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)
-        if opened is None:
-            raise
-        return _kept(model, _result(geometry, opened, "generic"))  # a lost game's end: nothing to learn
+    except RecognitionError as refused:
+        refusal = refused
+        try:
+            opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)
+        except RecognitionError as unshown:  # which mine went off is not shown: perhaps none did
+            opened, refusal = None, unshown
+        if opened is not None:
+            return _kept(model, _result(geometry, opened, "generic"))  # a lost game's end: nothing to learn
+        if not groups:
+            raise refusal from None
+        won = won_reading(groups, rows, cols)  # every mine flagged, none gone off
+        if won is not None:
+            for g, s in zip(groups, won, strict=True):
+                states[g.members] = int(s)
+            return _kept(model, _result(geometry, states, "generic"))  # a won game's end: nothing to learn
+        groups, named = _named_apart(labels, tiles, texture, painted, pixels, (rows, cols), last, refusal)
     if Cell.FLAG in named and Cell.COVERED not in named:  # won with flags, or lost, its mines taken for
         opened = _all_open_lost(looks, tiles, texture, painted, pixels, rows, cols, last)  # flags?
         if opened is not None:  # one of them framed apart: the mine that went off

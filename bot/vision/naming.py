@@ -439,11 +439,18 @@ def _name_digits(
 
 
 def name_groups(
-    groups: list[Group], texture: np.ndarray, rows: int, cols: int, last: np.ndarray | None = None
+    groups: list[Group],
+    texture: np.ndarray,
+    rows: int,
+    cols: int,
+    last: np.ndarray | None = None,
+    touching: bool = False,
 ) -> list[Cell]:
     """A state for every group, or :class:`RecognitionError` naming a cell when structure and logic
-    leave any doubt."""
-    kinds = _attach(groups, texture, (rows, cols))
+    leave any doubt. ``touching``: plain groups of one colour are one kind only where their cells touch
+    (:func:`bot.vision.tilekinds.apart_kinds`), and of the readings the logic allows none is preferred
+    for the board's look (:func:`_one_covered_look`): exactly one must fit."""
+    kinds = _attach(groups, texture, (rows, cols), touching)
     fits: list[tuple[tuple[bool, ...], list[Cell]]] = []
     problem: _Problem | None = None
     left_open: list[np.ndarray] = []  # whole readings the failed tries leave open, and whether each
@@ -545,11 +552,12 @@ def name_groups(
         if len(grounds) <= MAX_MARKS:
             for ground in grounds:
                 read_as(ground)
-    kept = _one_covered_look(fits + [(covered, []) for covered, _ in doubts], kinds)
+    prefer = (lambda found, _: found) if touching else _one_covered_look
+    kept = prefer(fits + [(covered, []) for covered, _ in doubts], kinds)
     doubted = [next(p for c, p in doubts if c == covered) for covered, named in kept if not named]
     if doubted:  # a reading the board's look allows holds as another does: neither is sure
         raise _refuse(doubted[0].cells, cols, doubted[0].why)
-    fits = _one_covered_look(fits, kinds)
+    fits = prefer(fits, kinds)
     if len(fits) == 1:
         return fits[0][1]
     if not fits:

@@ -110,24 +110,32 @@ def _touch(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> bool:
 
 
 def _may_join(
-    kind: Kind, groups: list[Group], g: Group, colour: np.ndarray, shape: tuple[int, int] | None
+    kind: Kind,
+    groups: list[Group],
+    g: Group,
+    colour: np.ndarray,
+    shape: tuple[int, int] | None,
+    touching: bool = False,
 ) -> bool:
     """Whether group ``g`` (mean ``colour``) may join ``kind``: alike in colour, or touching its cells
-    (see :func:`_kinds`); with no board ``shape``, by framing alone."""
+    (see :func:`_kinds`); with no board ``shape``, by framing alone; ``touching``: only by touching."""
     return (
         shape is None
-        or float(np.abs(kind.colour - colour).max()) <= SAME_MEAN
+        or (not touching and float(np.abs(kind.colour - colour).max()) <= SAME_MEAN)
         or _touch(np.concatenate([groups[j].members for j in kind.groups]), g.members, shape)
     )
 
 
-def _kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None) -> list[Kind]:
+def _kinds(
+    groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None, touching: bool = False
+) -> list[Kind]:
     """Plain groups joined into kinds by mean colour and framing (each group's ``kind`` set): a covered
     tile and a revealed one may be close in colour, but their frames (bevel, grid line) differ. With the
     board's ``shape``, a group of another colour (more than :data:`SAME_MEAN` apart) joins a kind only
     where some of its cells touch the kind's: covered tiles drawn in two shades lie side by side, while a
     revealed 0 never touches a covered cell, so plain looks a few levels apart that never meet are left
-    for the board's logic to tell (islands of 0s opened apart are of one colour)."""
+    for the board's logic to tell (islands of 0s opened apart are of one colour). ``touching``: groups
+    join only where their cells touch, whatever their colour (:func:`apart_kinds`)."""
     kinds: list[Kind] = []
     plain = sorted(
         (i for i, g in enumerate(groups) if g.shape == Shape.PLAIN), key=lambda i: -len(groups[i].members)
@@ -151,7 +159,7 @@ def _kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | No
         if not fits and not g.raised:  # a flat tile with a raised neighbour's shadow on some sides
             shaded = {k: shadowed_frame_difference(g.tile, kinds[k].first.tile) for k in near}  # type: ignore[union-attr]
             fits = {k: v for k, v in shaded.items() if v <= KIND_FRAME}
-        fits = {k: v for k, v in fits.items() if _may_join(kinds[k], groups, g, colour, shape)}
+        fits = {k: v for k, v in fits.items() if _may_join(kinds[k], groups, g, colour, shape, touching)}
         if fits:  # the kind framed most alike: a sunken tile beside a faintly raised one is not of its kind
             k = min(fits, key=fits.__getitem__)
             kinds[k].groups.append(i)
@@ -162,6 +170,14 @@ def _kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | No
             texture_mean = float(mean_rows(texture[g.members]))
             kinds.append(Kind([i], colour, len(g.members), g.raised, texture_mean, first=g))
     return kinds
+
+
+def apart_kinds(groups: list[Group], texture: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether joining plain groups only where their cells touch (:func:`_kinds` with ``touching``) makes
+    more kinds than joining them by colour as well: some plain looks a few levels apart that never meet
+    were joined by colour alone (a low-contrast theme's covered tiles and revealed 0s). Sets the groups'
+    kinds as a side effect; they are set afresh when the groups are named."""
+    return len(_plain_kinds(groups, texture, shape, True)) > len(_plain_kinds(groups, texture, shape))
 
 
 def _fill_shows(tile: np.ndarray, base: np.ndarray) -> bool:
@@ -317,16 +333,18 @@ def drawn_like_mines(groups: list[Group]) -> None:
             g.shape, g.digit_too, g.why = Shape.MINE, True, "a glyph drawn like the mines shown"
 
 
-def _attach(groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None) -> list[Kind]:
-    """Plain/glyph split, kinds (on a board of ``shape``: :func:`_kinds`), and each glyph group's base
-    and shape."""
-    kinds = _plain_kinds(groups, texture, shape)
+def _attach(
+    groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None, touching: bool = False
+) -> list[Kind]:
+    """Plain/glyph split, kinds (on a board of ``shape``: :func:`_kinds`; ``touching``: joined only where
+    they touch), and each glyph group's base and shape."""
+    kinds = _plain_kinds(groups, texture, shape, touching)
     _glyph_shapes(groups, kinds)
     return kinds
 
 
 def _plain_kinds(
-    groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None
+    groups: list[Group], texture: np.ndarray, shape: tuple[int, int] | None = None, touching: bool = False
 ) -> list[Kind]:
     """Each group raised or not, plain or a glyph (named by :func:`_glyph_shapes`); the plain kinds (on a
     board of ``shape``: :func:`_kinds`)."""
@@ -336,7 +354,7 @@ def _plain_kinds(
         g.slope = _slope(coef)
         if _residual(residual) > PLAIN_RESIDUAL:
             g.shape = Shape.MARK  # a glyph: named below
-    return _kinds(groups, texture, shape)
+    return _kinds(groups, texture, shape, touching)
 
 
 def _glyph_shapes(groups: list[Group], kinds: list[Kind]) -> None:
@@ -569,7 +587,10 @@ def _on_covered(g: Group, covered: tuple[bool, ...]) -> bool:
 
 
 def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
-    """A glyph group's state given which kinds are covered; None when it cannot be named."""
+    """A glyph group's state given which kinds are covered; None when it cannot be named. A glyph framed
+    as the covered tile it sits on is a flag when no digit fits it (a mark), whatever its colours; one
+    a digit fits is a flag only on a raised or dithered tile, in two colours, or as the kind's one
+    glyph framed apart (else a revealed kind's digit, in a reading that takes its kind as covered)."""
     on_covered = _on_covered(g, covered)
     if g.shape == Shape.CROSS:
         return Cell.WRONG_FLAG
@@ -583,9 +604,9 @@ def _glyph_state(g: Group, covered: tuple[bool, ...]) -> Cell | None:
         and framed
         and g.central  # ink along an edge alone is a neighbour's glyph run on, painted over or not
         and g.shape in (Shape.MARK, Shape.DIGIT)
-        and (g.raised or g.dithered or g.colours or g.alone)
-    ):
-        return Cell.FLAG  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), or alone
+        and (g.raised or g.dithered or g.colours or g.alone or g.shape == Shape.MARK)
+    ):  # framed as a covered cell: raised, dithered, in two colours (cloth, pole), alone, or no digit
+        return Cell.FLAG  # (a covered tile shows nothing else; a digit there only by these signs)
     return None
 
 
