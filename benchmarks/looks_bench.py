@@ -4,9 +4,10 @@ Each seed of ``--seed-range`` (default: the measuring seeds, 1,000,000 on) is on
 :func:`bot.looks.generate`: a board in a random look, in a state drawn from the seed (fresh, mid-game
 with flags, lost, won), damage included. It is read by :func:`bot.vision.read.read_screen` with
 ``--skin`` (``auto`` by default, as a new user runs; ``generic`` for the skinless reader alone) and the
-mine count given, and judged against the truth (:mod:`bot.looks.score`): board found, frames read
-exactly, refused, not found, and wrong (any misread cell or misplaced board: 0 is the rule), per look
-family (covered style x theme) and along any other axis of the look (``--by``).
+mine count given, and judged against the truth (:mod:`bot.looks.score`): board found, found whole
+(:func:`bot.looks.score.found_whole`: "found" counts every refusal, wherever the board was placed),
+frames read exactly, refused, not found, and wrong (any misread cell or misplaced board: 0 is the
+rule), per look family (covered style x theme) and along any other axis of the look (``--by``).
 
     python benchmarks/looks_bench.py [--boards 2000] [--workers 2] [--seed-range 1000000:] [--json FILE]
         [--by covered,theme,font,ink,damage,...] [--skin auto|generic] [--verbose]
@@ -42,7 +43,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import numpy as np  # noqa: E402
 
 from bot.looks import DEV_SEEDS, MEASURE_SEEDS, frames, generate  # noqa: E402
-from bot.looks.score import judge  # noqa: E402
+from bot.looks.score import found_whole, judge  # noqa: E402
 from bot.progress import Progress  # noqa: E402
 
 AXES = ("covered", "revealed", "theme", "font", "ink", "flag", "mine", "pitch", "geometry", "surroundings")
@@ -79,6 +80,7 @@ def read_one(job: tuple[int, str, bool]) -> dict:
         "wrong_cells": verdict.wrong_cells,
         "detail": verdict.detail,
         "cpu_ms": round((time.process_time() - start) * 1000),
+        "whole": found_whole(verdict, sample.image, sample.geometry),
         "cells": sample.truth.rows * sample.truth.cols,
     }
 
@@ -149,6 +151,7 @@ def tally(rows: list[dict], axis: str) -> dict[str, Counter]:
             c["frames"] += 1
             c[row["outcome"]] += 1
             c["found"] += row["found"]
+            c["whole"] += row.get("whole", False)
             c["wrong_cells"] += row["wrong_cells"]
     return dict(out)
 
@@ -156,15 +159,16 @@ def tally(rows: list[dict], axis: str) -> dict[str, Counter]:
 def table(rows: list[dict], axis: str) -> str:
     """A markdown table of the outcomes per value of ``axis``."""
     lines = [
-        f"| {axis} | frames | board found % | read exactly % | refused | not found | crashed | wrong frames "
-        "| wrong cells |",
-        "|---|---|---|---|---|---|---|---|---|",
+        f"| {axis} | frames | board found % | found whole % | read exactly % | refused | not found | crashed "
+        "| wrong frames | wrong cells |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     counts = tally(rows, axis)
     for key in sorted(counts, key=lambda k: (k == "all", k)):
         c = counts[key]
         lines.append(
-            f"| {key} | {c['frames']} | {_pct(c['found'], c['frames'])} | {_pct(c['exact'], c['frames'])} "
+            f"| {key} | {c['frames']} | {_pct(c['found'], c['frames'])} | {_pct(c['whole'], c['frames'])} "
+            f"| {_pct(c['exact'], c['frames'])} "
             f"| {c['refused']} | {c['not-found']} | {c['crash']} | {c['wrong']} | {c['wrong_cells']} |"
         )
     return "\n".join(lines)

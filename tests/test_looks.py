@@ -275,6 +275,21 @@ def test_flat_checkerboards_are_found(seed):
     assert same_place(find_grids(sample.image)[0].geometry, sample.geometry)
 
 
+def test_found_whole_counts_a_refusal_only_where_the_board_is_placed_whole():
+    """``found`` counts every refusal as a board found; ``found_whole`` only a board placed whole: a
+    returned reading by its own geometry, a refusal by the skinless grid finder's (dev seed 23 is found
+    whole; dev seed 4 only 16x27 of 16x30, refused as open-sided), a board not found never."""
+    from bot.looks.score import Verdict, found_whole
+
+    whole, short = generate(23), generate(4)
+    refused = Verdict("refused", True, 0)
+    assert found_whole(refused, whole.image, whole.geometry)
+    assert not found_whole(refused, short.image, short.geometry)
+    assert found_whole(Verdict("exact", True, 0), short.image, short.geometry)
+    assert not found_whole(Verdict("wrong", False, 9), whole.image, whole.geometry)
+    assert not found_whole(Verdict("not-found", False, 0), whole.image, whole.geometry)
+
+
 def test_an_auto_refusal_is_judged_by_the_skinless_reason():
     """``--skin auto`` refuses with the skins' reasons first and the skinless reader's last; the judge keeps
     the skinless reason (on a look no skin fits, the one that names the cause), cut to 200 characters."""

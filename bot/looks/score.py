@@ -4,6 +4,11 @@ Why: the benchmark and the tests must count alike. A board is *found* when the r
 the truth's rows and columns and its cells' corners within a quarter pitch of the truth's (or the
 reader found a board and refused a cell: :class:`~bot.errors.RecognitionError`). *Wrong* is any
 reading returned with a misread cell or a misplaced board: the one outcome that must never happen.
+
+"Found" so counts a refusal as a board found wherever the reader placed it (a board found a few rows
+short, then refused over a cell, counts). :func:`found_whole` is the stricter figure: the board placed
+whole (the truth's rows and columns, in place): a reading's own geometry when one is returned, else
+(a refusal) the skinless grid finder's (:func:`bot.vision.grid.find_grid`) on the same screenshot.
 """
 
 from __future__ import annotations
@@ -87,3 +92,20 @@ def judge(read, image: np.ndarray, truth: Board, where: Geometry) -> Verdict:
     except Exception as error:  # noqa: BLE001 - a crash is counted, not raised, so a run goes on
         return Verdict("crash", False, 0, f"{type(error).__name__}: {error}"[:200])
     return compare(reading.board, reading.geometry, truth, where)
+
+
+def found_whole(verdict: Verdict, image: np.ndarray, where: Geometry) -> bool:
+    """Whether the board was found whole and in place (:func:`same_place`): for a returned reading, by
+    its own geometry (exact, or wrong in its cells only); for a refusal, by the skinless grid finder's
+    grid on the same screenshot (the reader names no geometry when it refuses); never for a board not
+    found."""
+    if verdict.outcome in ("exact", "wrong"):
+        return verdict.found
+    if verdict.outcome != "refused":
+        return False
+    from bot.vision.grid import find_grid
+
+    try:
+        return same_place(find_grid(image).geometry, where)
+    except MinebotError:
+        return False

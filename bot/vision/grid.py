@@ -27,7 +27,9 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
    button, or a toolbar shows neither, so the board stops at its real edge. A few strips whose lines
    are weak beside their glyphs (a lost board's mines and numbers) are the board's between strips
    that show its structure (a board has no holes), and at its edge when a line crosses every one of
-   their boundaries.
+   their boundaries. Opened cells of one flat colour with no lines (no faces, no boundaries of their
+   own) are the board's when their ground is one its own cells show and the colour changes where the
+   board then ends (:mod:`bot.vision.grounds`).
 5. *Check.* A board has at least :data:`MIN_SIDE` rows and columns: a row of buttons or an LCD counter
    is never one. The cell face (``inset``) is what lies between separators every cell shares (grid
    lines and gaps have one colour whatever the cell shows).
@@ -35,7 +37,8 @@ opened cell inside its lines) repeat at one pitch in both axes. :func:`find_grid
 The stages are modules of their own: :mod:`bot.vision.propose` (faces and the lattices their links
 propose: steps 1-2), :mod:`bot.vision.lattice` (a lattice checked against the board's steps and faces:
 phase, pitch, cells cut; step 3), :mod:`bot.vision.extent` (the rows and columns that are the board's,
-whether the screenshot's edge cuts it: step 4); this module grows each proposal into a board and
+whether the screenshot's edge cuts it: step 4), :mod:`bot.vision.grounds` (opened areas of one flat
+colour: step 4); this module grows each proposal into a board and
 ranks them (step 5).
 """
 
@@ -53,6 +56,7 @@ from bot.vision.boxes import Boxes
 from bot.vision.extent import _cut_at_gaps, _grow, _sized_like, _within, _within_image, filled_out, open_sides
 from bot.vision.extent import continues as continues
 from bot.vision.extent import cut_sides as cut_sides
+from bot.vision.grounds import grounded_out
 from bot.vision.lattice import _Board, _cuts_faces, _face_pitch, _faces_at, _split_pitch, _steps
 from bot.vision.propose import (
     FACE_ASPECT,
@@ -212,7 +216,7 @@ def find_grids(image: np.ndarray) -> list[GridFit]:
     fits = _square_cells(gray)
     if not fits:
         fits = _wide_cells(gray)
-    return _filled_out(gray, fits)
+    return _filled_out(image, gray, fits)
 
 
 def _square_cells(gray: np.ndarray) -> list[GridFit]:
@@ -269,13 +273,16 @@ def _wide_cells(gray: np.ndarray) -> list[GridFit]:
     return out
 
 
-def _filled_out(gray: np.ndarray, fits: list[GridFit]) -> list[GridFit]:
+def _filled_out(image: np.ndarray, gray: np.ndarray, fits: list[GridFit]) -> list[GridFit]:
     """Each board grown by the strips beyond it whose cells hold faces of their own
-    (:func:`bot.vision.extent.filled_out`: opened cells the faces and lines did not reach), boards that
-    then overlap joined or dropped as :func:`_add_fit` does, best first."""
+    (:func:`bot.vision.extent.filled_out`: opened cells the faces and lines did not reach), then by
+    those of its own grounds (:func:`bot.vision.grounds.grounded_out`: opened cells of one flat
+    colour, with no lines), boards that then overlap joined or dropped as :func:`_add_fit` does, best
+    first."""
     out: list[GridFit] = []
     for fit in fits:
-        _add_fit(out, replace(fit, geometry=filled_out(gray, fit.geometry)), gray.shape)
+        geometry = grounded_out(image, filled_out(gray, fit.geometry))
+        _add_fit(out, replace(fit, geometry=geometry), gray.shape)
     out.sort(key=lambda f: f.score * f.cells, reverse=True)
     return out
 
