@@ -63,6 +63,17 @@ class Fading(CaptureBackend):
         return image[region.top : region.bottom, region.left : region.right].copy()
 
 
+def _reads_cost_time(player: Player, time: FakeTime) -> None:
+    """Make each of ``player``'s readings take :data:`READ_COST` on the test's clock."""
+    read = player._read
+
+    def costly_read(image, previous=None):  # type: ignore[no-untyped-def]
+        time.now += READ_COST
+        return read(image, previous)
+
+    player._read = costly_read  # type: ignore[method-assign]
+
+
 def misreads_in_a_game(seed: int) -> tuple[list[str], str]:
     """Play one game on a fading sim; the cells any reading acted on showed otherwise than the game."""
     client = SimClient("intermediate", seed=seed, screen_size=(900, 700), rule="zero")
@@ -79,13 +90,7 @@ def misreads_in_a_game(seed: int) -> tuple[list[str], str]:
             wrong.append(f"({r}, {c}) read {read}, is {true}")
 
     player = Player(capture, client.input, PlayOptions(), clock=time.clock, sleep=time.sleep, on_move=check)
-    read = player._read
-
-    def costly_read(image, previous=None):  # type: ignore[no-untyped-def]
-        time.now += READ_COST
-        return read(image, previous)
-
-    player._read = costly_read  # type: ignore[method-assign]
+    _reads_cost_time(player, time)
     result = player.play_game()
     return wrong, result.status
 
@@ -125,12 +130,6 @@ def test_a_timer_ticking_beside_the_board_while_it_is_read_is_no_animation() -> 
     client = SimClient("intermediate", seed=2, screen_size=(900, 700), rule="zero")
     time = FakeTime()
     player = Player(Ticking(client, time), client.input, PlayOptions(), clock=time.clock, sleep=time.sleep)
-    read = player._read
-
-    def costly_read(image, previous=None):  # type: ignore[no-untyped-def]
-        time.now += READ_COST
-        return read(image, previous)
-
-    player._read = costly_read  # type: ignore[method-assign]
+    _reads_cost_time(player, time)
     result = player.play_game()
     assert result.status in ("won", "lost") and player._redraw_pause < TICK
